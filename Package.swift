@@ -1,0 +1,38 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// Layers, bottom up: SwitchboardCore (values, protocols, policies; no I/O) → Switchboard (the actors)
+// → providers (SwitchboardLocal, SwitchboardRemote). SwitchboardInference stands alone: the on-device
+// engine, usable without the runtime. SwitchboardTestKit is for tests, ours and users'.
+let package = Package(
+    name: "Switchboard",
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+    products: [
+        .library(name: "Switchboard", targets: ["Switchboard"]),
+        .library(name: "SwitchboardCore", targets: ["SwitchboardCore"]),
+        .library(name: "SwitchboardInference", targets: ["SwitchboardInference"]),
+        .library(name: "SwitchboardLocal", targets: ["SwitchboardLocal"]),
+        .library(name: "SwitchboardRemote", targets: ["SwitchboardRemote"]),
+        .library(name: "SwitchboardTestKit", targets: ["SwitchboardTestKit"]),
+        .executable(name: "switchboard-bench", targets: ["SwitchboardBench"]),
+    ],
+    targets: [
+        .target(name: "SwitchboardCore"),
+        .target(name: "Switchboard", dependencies: ["SwitchboardCore"]),
+        .target(name: "SwitchboardTestKit", dependencies: ["Switchboard"]),
+        .target(name: "SwitchboardInference"),
+        .target(name: "SwitchboardLocal", dependencies: ["Switchboard", "SwitchboardInference"]),
+        .target(name: "SwitchboardRemote", dependencies: ["Switchboard"]),
+        .executableTarget(
+            name: "SwitchboardBench",
+            dependencies: ["Switchboard", "SwitchboardTestKit", "SwitchboardInference", "SwitchboardLocal", "SwitchboardRemote"],
+            path: "Benchmarks/SwitchboardBench"
+        ),
+        .testTarget(name: "SwitchboardCoreTests", dependencies: ["SwitchboardCore"]),
+        .testTarget(name: "SwitchboardTests", dependencies: ["Switchboard", "SwitchboardTestKit"]),
+        .testTarget(name: "SwitchboardInferenceTests", dependencies: ["SwitchboardInference"]),
+        .testTarget(name: "SwitchboardLocalTests", dependencies: ["SwitchboardLocal", "SwitchboardTestKit"]),
+        .testTarget(name: "SwitchboardRemoteTests", dependencies: ["SwitchboardRemote", "SwitchboardTestKit"]),
+    ],
+    swiftLanguageModes: [.v6]
+)
