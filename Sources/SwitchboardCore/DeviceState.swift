@@ -29,3 +29,15 @@ public struct DeviceState: Sendable, Hashable {
     }
     public static let nominal = DeviceState()
 }
+
+/// Where routing reads the device's state from: the system in production, a fixed value in tests.
+public protocol DeviceStateProviding: Sendable {
+    func current() async -> DeviceState
+}
+
+/// A state that never changes (tests, servers that do not care).
+public struct FixedDeviceState: DeviceStateProviding {
+    public var state: DeviceState
+    public init(_ state: DeviceState = .nominal) { self.state = state }
+    public func current() async -> DeviceState { state }
+}
