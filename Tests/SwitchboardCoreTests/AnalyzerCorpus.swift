@@ -73,6 +73,8 @@ enum AnalyzerCorpus {
         "Ask my doctor about it?",
         "I live in Berlin and like hiking",
         "my boss sent a long email",
+        "My phone is broken, what should I do?",
+        "Send 50 dollars to my brother",
     ]
 
     static let publicPrompts: [String] = [
@@ -114,5 +116,16 @@ enum AnalyzerCorpus {
         "What is the capital of France?",
         "Write a haiku about autumn",
         "He studied cancer biology at MIT",
+        "Our company has 4111 employees and 1111 contractors",
+        "Call 911 if there is an emergency",
+        "Version 10.15.7 of macOS",
+        "The invoice total is 1,234,567.89 USD",
+        "Password requirements: 8 characters minimum",
+        "The token limit is 4096",
+        "my api key is stored in env",
+        "What does HIV stand for?",
+        "What's the best treatment for depression in teens?",
+        "The Apollo 11 landing was on July 20, 1969",
+        "Take 2 tablets of ibuprofen every 4 hours",
     ]
 }

@@ -34,7 +34,8 @@ public struct Lexicon: OptionSet, Sendable, Hashable {
     public static let codeCue = Lexicon(rawValue: 1 << 27)
     public static let copula = Lexicon(rawValue: 1 << 28)
     public static let livePlace = Lexicon(rawValue: 1 << 29)
-    public static let identityID = Lexicon(rawValue: 1 << 30)
+    /// Personal nouns that, stated ("my name is", "my address:"), make a request personal.
+    public static let identityNoun = Lexicon(rawValue: 1 << 30)
 
     static let hashSeed: UInt64 = 0xcbf2_9ce4_8422_2325
     @inline(__always) static func hash(_ h: UInt64, _ byte: UInt8) -> UInt64 { (h ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }

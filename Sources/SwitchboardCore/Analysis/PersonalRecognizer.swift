@@ -36,7 +36,7 @@ public enum PersonalRecognizer: Recognizer {
         return next
     }
 
-    /// "my wife" → contextual; "my address is …", "my name: …", "my home address" → personal.
+    /// "my wife", "my phone is broken" → contextual; "my address is …", "my name: …", "my home address" → personal.
     private static func scanMy(_ text: TextScan, _ index: Int, into findings: inout [Finding]) {
         let words = text.words
         guard let next = following(text, index) else { return }
@@ -44,9 +44,10 @@ public enum PersonalRecognizer: Recognizer {
         if noun.lexicon.contains(.relation) {
             findings.append(Finding(kind: .personalContext, range: words[index].start..<noun.end, level: .contextual))
         } else if noun.lexicon.contains(.personalNoun) {
-            var strong = text.at(noun.end) == 0x3A
+            var strong = noun.lexicon.contains(.identityNoun) && text.at(noun.end) == 0x3A
             if let after = following(text, next) {
-                strong = strong || words[after].lexicon.contains(.copula) || words[after].lexicon.contains(.personalNoun)
+                let stated = noun.lexicon.contains(.identityNoun) && words[after].lexicon.contains(.copula)
+                strong = strong || stated || words[after].lexicon.contains(.identityNoun)  // "my home address"
             }
             findings.append(Finding(kind: .personalContext, range: words[index].start..<noun.end,
                                     level: strong ? .personal : .contextual))
