@@ -12,6 +12,7 @@ public enum NumberRecognizer: Recognizer {
     }
 
     public static func scan(_ text: TextScan, into findings: inout [Finding]) {
+        guard text.digitCount >= 7 else { return }
         var i = 0
         var groups: [Group] = []
         groups.reserveCapacity(8)

@@ -3,6 +3,7 @@ extension SecretRecognizer {
 
     /// "password: X", "password=X", "my password is X", "api key: X", "client secret = X".
     static func scanPhrases(_ text: TextScan, into findings: inout [Finding]) {
+        guard !text.allFlags.isDisjoint(with: [.password, .secretNoun]) else { return }
         let words = text.words
         for index in words.indices {
             let word = words[index]
