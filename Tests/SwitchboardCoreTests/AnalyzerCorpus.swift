@@ -41,6 +41,9 @@ enum AnalyzerCorpus {
         "Authorization: Bearer abcdefghijklmnopqrstuvwxyz123456",
         "pin: 4821",
         "My SSN is 123456789",
+        "my son has autism",
+        "I am HIV positive",
+        "iban: fr14 2004 1010 0505 0001 3m02 606",
     ]
 
     static let personal: [String] = [
@@ -66,6 +69,9 @@ enum AnalyzerCorpus {
         "I live at the corner near the bakery",
         "write to first.last@company.co.uk",
         "phone: 020 7946 0958",
+        "d.o.b. 01/02/1990",
+        "+44 (0)20 7946 0958",
+        "77 Sunset Blvd.",
     ]
 
     static let contextual: [String] = [

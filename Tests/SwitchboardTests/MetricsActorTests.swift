@@ -31,6 +31,16 @@ import SwitchboardCore
         #expect(await metrics.snapshot().providers.count == 2)
     }
 
+    @Test func snapshotsSeeNewRecords() async {
+        let metrics = MetricsActor(clock: StepClock())
+        await metrics.record(record("local", .success, ms: 100))
+        #expect(await metrics.snapshot().providers["local"]?.latency.p50 == .milliseconds(100))
+        await metrics.record(record("local", .success, ms: 300))
+        await metrics.record(record("local", .success, ms: 300))
+        #expect(await metrics.snapshot().providers["local"]?.latency.p50 == .milliseconds(300))
+        #expect(await metrics.metrics(for: "local")?.latency.count == 3)
+    }
+
     @Test func snapshotTimeComesFromTheClock() async {
         let clock = StepClock()
         let metrics = MetricsActor(clock: clock)

@@ -9,6 +9,7 @@ public enum PersonalRecognizer: Recognizer {
     private static let dateHash = Lexicon.hash(of: "date")
     private static let birthHash = Lexicon.hash(of: "birth")
     private static let workHash = Lexicon.hash(of: "work")
+    private static let dHash = Lexicon.hash(of: "d"), oHash = Lexicon.hash(of: "o"), bHash = Lexicon.hash(of: "b")
 
     public static func scan(_ text: TextScan, into findings: inout [Finding]) {
         let words = text.words
@@ -80,11 +81,13 @@ public enum PersonalRecognizer: Recognizer {
         start - end == 1 && text.at(end) == 0x20
     }
 
-    /// "date of birth".
+    /// "date of birth", "d.o.b.".
     private static func isDateOfBirthPhrase(_ text: TextScan, _ index: Int) -> Bool {
         let words = text.words
-        return words[index].hash == dateHash && index + 2 < words.count && words[index + 1].hash == ofHash
-            && words[index + 2].hash == birthHash
+        guard index + 2 < words.count else { return false }
+        let first = words[index].hash, second = words[index + 1].hash, third = words[index + 2].hash
+        return (first == dateHash && second == ofHash && third == birthHash)
+            || (first == dHash && second == oHash && third == bHash && words[index + 2].start - words[index].end == 3)
     }
 
     /// A full date within six words after the cue: 12/03/1985, 1985-03-12, 3 March 1985, March 3.
