@@ -12,6 +12,7 @@ protocol BenchCommand {
 var benchCommands: [any BenchCommand.Type] {
     [
         TokenizeCommand.self,
+        AnalyzeCommand.self,
     ]
 }
 
