@@ -9,6 +9,7 @@ struct OpenAIWireFormat: RemoteWireFormat {
     var includeStreamUsage: Bool
     var strictJSONSchema: Bool
     var sendExtendedSampling: Bool
+    var responseFormatStyle: OpenAICompatibleProvider.ResponseFormatStyle
     var extraHeaders: [String: String]
 
     var dialect: APIDialect { .openAI }
@@ -43,8 +44,13 @@ struct OpenAIWireFormat: RemoteWireFormat {
             if let penalty = sampling.repetitionPenalty { body["repeat_penalty"] = .double(penalty) }
         }
         if let schema = try RemoteConversation.schema(generation.output) {
-            body["response_format"] = ["type": "json_schema",
-                                       "json_schema": ["name": "response", "schema": schema, "strict": .bool(strictJSONSchema)]]
+            switch responseFormatStyle {
+            case .jsonSchema:
+                body["response_format"] = ["type": "json_schema",
+                                           "json_schema": ["name": "response", "schema": schema, "strict": .bool(strictJSONSchema)]]
+            case .jsonObjectWithSchema:
+                body["response_format"] = ["type": "json_object", "schema": schema]
+            }
         }
         var headers = extraHeaders
         headers["Content-Type"] = "application/json"
