@@ -74,7 +74,8 @@ public enum RetryAfter {
     public static func parse(_ value: String?, now: Date) -> Duration? {
         guard let value = value?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
         if value.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
-            guard let seconds = Int(value.prefix(12)) else { return nil }
+            // More than ten digits (centuries) is not a delay anyone means: ignore the header.
+            guard value.count <= 10, let seconds = Int(value) else { return nil }
             return .seconds(seconds)
         }
         guard let date = HTTPDate.parse(value) else { return nil }
