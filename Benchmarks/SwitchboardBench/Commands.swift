@@ -12,6 +12,7 @@ protocol BenchCommand {
 var benchCommands: [any BenchCommand.Type] {
     [
         AnalyzeCommand.self,
+        RouteCommand.self,
     ]
 }
 
