@@ -19,6 +19,18 @@ public actor LoadBalancer {
         public var limit: Int
     }
 
+    /// Lifetime counts of how slot requests ended.
+    public struct Statistics: Sendable, Hashable {
+        /// Slots handed out at once.
+        public var immediate = 0
+        /// Slots handed out after a wait.
+        public var afterWaiting = 0
+        public var overloaded = 0
+        public var timedOut = 0
+        /// Waiters whose task was cancelled while queued.
+        public var cancelled = 0
+    }
+
     /// Receives (provider, queued, in flight, capacity); in the runtime, `MetricsActor.recordQueue`.
     public typealias QueueReporter = @Sendable (ProviderID, Int, Int, Int) async -> Void
 
@@ -46,6 +58,7 @@ public actor LoadBalancer {
     private var lanes: [ProviderID: Lane] = [:]
     private var outstanding: Set<UInt64> = []
     private var nextID: UInt64 = 0
+    public private(set) var statistics = Statistics()
     private let defaultLimit: Int
     private let policy: QueuePolicy
     private let clock: ClockSource
@@ -74,14 +87,21 @@ public actor LoadBalancer {
         let id = nextID
         let lane = self.lane(provider)
         if lane.takeFreeSlot() {
+            statistics.immediate += 1
             outstanding.insert(id)
             return Lease(provider: provider, id: id, queueWait: .zero)
         }
-        guard lane.queue.count < policy.maxQueueLength else { throw .overloaded(provider) }
+        guard lane.queue.count < policy.maxQueueLength else {
+            statistics.overloaded += 1
+            throw .overloaded(provider)
+        }
         let enqueuedAt = clock.now()
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Result<Lease, SwitchboardError>, Never>) in
-                if Task.isCancelled { continuation.resume(returning: .failure(.cancelled)); return }
+                if Task.isCancelled {
+                    statistics.cancelled += 1
+                    continuation.resume(returning: .failure(.cancelled)); return
+                }
                 var timer: Task<Void, Never>?
                 if let timeout = policy.timeout {
                     let clock = clock
@@ -93,6 +113,7 @@ public actor LoadBalancer {
                 let waiter = Waiter(continuation: continuation, enqueuedAt: enqueuedAt, timer: timer)
                 if !lane.queue.enqueue(waiter, id: id, priority: priority) {
                     timer?.cancel()
+                    statistics.overloaded += 1
                     continuation.resume(returning: .failure(.overloaded(provider)))
                 }
             }
@@ -160,6 +181,7 @@ public actor LoadBalancer {
         let lane = self.lane(provider)
         while lane.inFlight < lane.limit, let (id, waiter) = lane.queue.dequeue() {
             lane.inFlight += 1
+            statistics.afterWaiting += 1
             outstanding.insert(id)
             waiter.timer?.cancel()
             let wait = clock.now() - waiter.enqueuedAt
@@ -171,6 +193,7 @@ public actor LoadBalancer {
     private func expire(_ id: UInt64, on provider: ProviderID, with error: SwitchboardError) {
         guard let waiter = lanes[provider]?.queue.remove(id: id) else { return }
         waiter.timer?.cancel()
+        if error == .cancelled { statistics.cancelled += 1 } else { statistics.timedOut += 1 }
         waiter.continuation.resume(returning: .failure(error))
     }
 }
