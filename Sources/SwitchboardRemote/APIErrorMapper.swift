@@ -37,6 +37,8 @@ struct APIErrorMapper: Sendable {
             return .invalidRequest(text)
         case 500...599:
             return .server(status: status, message: text)
+        case 300...399:
+            return .unavailable("the server answered with a redirect (HTTP \(status)); point baseURL at the final location")
         default:
             return (400..<500).contains(status) ? .invalidRequest("HTTP \(status): \(text)") : .server(status: status, message: text)
         }

@@ -147,6 +147,13 @@ final class DataTaskBridge: NSObject, URLSessionDataDelegate, Sendable {
         completionHandler(.allow)
     }
 
+    /// Redirects are not followed: they would carry the key's header to another location. The 3xx
+    /// response itself is returned and mapped to an error naming the fix.
+    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+                    newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
+        completionHandler(nil)
+    }
+
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         let (waiter, timer, overflow) = state.withLock { s -> (CheckedContinuation<Data?, any Error>?, Task<Void, Never>?, Bool) in
             if s.abort != nil { return (nil, nil, false) }

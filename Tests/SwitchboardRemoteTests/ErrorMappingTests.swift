@@ -33,6 +33,19 @@ struct ErrorMappingTests {
         #expect(error.classification == item.expected)
     }
 
+    @Test func redirectsAreNotFollowedWithTheKey() async throws {
+        let server = try ScriptedHTTPServer([
+            .json(302, "{}", headers: ["Location": "/elsewhere"]),
+            .json(200, #"{"choices":[{"index":0,"message":{"content":"leaked"},"finish_reason":"stop"}]}"#),
+        ])
+        defer { server.stop() }
+        let provider = openAI(server, key: "sk-redirect-0123456789abcdef", settings: settings(streaming: false))
+        let error = await failure(of: provider.generate(providerRequest()))
+        guard case .unavailable(let message)? = error else { Issue.record("expected unavailable, got \(String(describing: error))"); return }
+        #expect(message.contains("302"))
+        #expect(server.requests.count == 1)
+    }
+
     @Test func retryAfterSeconds() async throws {
         let server = try ScriptedHTTPServer([.json(429, #"{"error":{"message":"slow down"}}"#, headers: ["Retry-After": "7"])])
         defer { server.stop() }
