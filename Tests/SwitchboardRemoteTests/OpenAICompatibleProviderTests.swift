@@ -154,6 +154,24 @@ struct OpenAICompatibleProviderTests {
         #expect(await server.waitUntil { $0.clientClosures == 1 })
     }
 
+    @Test func serverThatIgnoresStreamTrueIsReadAsOneReply() async throws {
+        let reply = #"{"choices":[{"index":0,"message":{"role":"assistant","content":"whole"},"finish_reason":"stop"}],"usage":{"prompt_tokens":2,"completion_tokens":1}}"#
+        let server = try ScriptedHTTPServer([.json(200, reply)])
+        defer { server.stop() }
+        let result = try await collect(openAI(server).generate(providerRequest()))
+        #expect(result.text == "whole" && result.usage == TokenUsage(promptTokens: 2, completionTokens: 1))
+    }
+
+    @Test func theRequestsRemainingLatencyBudgetCapsTheWaitForAHead() async throws {
+        let server = try ScriptedHTTPServer([ScriptedReply(status: 200, steps: [], chunked: true, stallBeforeHead: 5)])
+        defer { server.stop() }
+        var request = providerRequest()
+        request.timeout = .milliseconds(300)
+        let error = await failure(of: openAI(server).generate(request))
+        #expect(error == .timeout)
+        #expect(await server.waitUntil { $0.clientClosures == 1 })
+    }
+
     @Test func errorObjectInsideTheStreamIsMapped() async throws {
         let server = try ScriptedHTTPServer([.sse([Self.happyStream[1], sseData(#"{"error":{"message":"backend crashed","type":"server_error","code":503}}"#)])])
         defer { server.stop() }
