@@ -13,6 +13,7 @@ var benchCommands: [any BenchCommand.Type] {
     [
         TokenizeCommand.self,
         AnalyzeCommand.self,
+        RouteCommand.self,
     ]
 }
 
