@@ -19,8 +19,8 @@ struct CoordinatorCacheTests {
         #expect(await local.callCount == 1)
         let counts = await coordinator.requestCounts()
         #expect(counts.cacheHits == 1 && counts.completed == 2)
-        let events = await collect(coordinator.stream(request))
-        #expect(events.map(\.label) == ["analyzed", "token:local answer", "completed:local"])
+        let events = await Fixture.collect(coordinator.stream(request))
+        #expect(events.map(\.eventLabel) == ["analyzed", "token:local answer", "completed:local"])
     }
 
     @Test("Sensitive requests are never cached, personal ones not by default")

@@ -8,8 +8,8 @@ struct CoordinatorStreamTests {
     @Test("Success: analyzed, providerChosen, tokens, one completed, then the end")
     func success() async {
         let coordinator = Coordinator(providers: [Fixture.local(tokens: ["a", "b", "c"])], configuration: Fixture.configuration())
-        let events = await collect(coordinator.stream(GenerationRequest(prompt: "hi")))
-        #expect(events.map(\.label) == ["analyzed", "chosen:local#1", "token:a", "token:b", "token:c", "completed:local"])
+        let events = await Fixture.collect(coordinator.stream(GenerationRequest(prompt: "hi")))
+        #expect(events.map(\.eventLabel) == ["analyzed", "chosen:local#1", "token:a", "token:b", "token:c", "completed:local"])
         #expect(events.filter(\.isTerminal).count == 1)
         if case .analyzed(let analysis)? = events.first { #expect(analysis.privacy == .public) }
     }
@@ -17,8 +17,8 @@ struct CoordinatorStreamTests {
     @Test("Failure before any provider: analyzed, then one failed")
     func failure() async {
         let coordinator = Coordinator(providers: [Fixture.remote()], configuration: Fixture.configuration())
-        let events = await collect(coordinator.stream(GenerationRequest(prompt: "my password is hunter2!")))
-        #expect(events.map(\.label) == ["analyzed", "failed"])
+        let events = await Fixture.collect(coordinator.stream(GenerationRequest(prompt: "my password is hunter2!")))
+        #expect(events.map(\.eventLabel) == ["analyzed", "failed"])
         guard case .failed(.noEligibleProvider(let reasons))? = events.last else { Issue.record("expected noEligibleProvider"); return }
         #expect(reasons == [Ineligibility(provider: "remote", reason: .privacy)])
     }
@@ -26,8 +26,8 @@ struct CoordinatorStreamTests {
     @Test("An invalid request fails with a single event")
     func invalid() async {
         let coordinator = Coordinator(providers: [Fixture.local()], configuration: Fixture.configuration())
-        let events = await collect(coordinator.stream(GenerationRequest(prompt: "")))
-        #expect(events.map(\.label) == ["failed"])
+        let events = await Fixture.collect(coordinator.stream(GenerationRequest(prompt: "")))
+        #expect(events.map(\.eventLabel) == ["failed"])
     }
 
     @Test("Stopping the iteration cancels the request and the provider's stream")
@@ -39,7 +39,7 @@ struct CoordinatorStreamTests {
         let consumer = Task { () -> [String] in
             var labels: [String] = []
             for await event in coordinator.stream(GenerationRequest(prompt: "count")) {
-                labels.append(event.label)
+                labels.append(event.eventLabel)
                 if case .token = event { break }
             }
             return labels
@@ -64,13 +64,13 @@ struct CoordinatorStreamTests {
         let paced = ScriptedProvider(id: "paced", capabilities: Fixture.localCapabilities(), output: .tokens(["x", "y"]),
                                      timeToFirstToken: .milliseconds(300), tokenInterval: .milliseconds(100), clock: clock)
         let coordinator = Coordinator(providers: [paced], configuration: Fixture.configuration(), clock: clock)
-        let task = Task { await collect(coordinator.stream(GenerationRequest(prompt: "go"))) }
+        let task = Task { await Fixture.collect(coordinator.stream(GenerationRequest(prompt: "go"))) }
         #expect(await clock.waitForSleepers(1))
         clock.advance(by: .milliseconds(300))
         #expect(await clock.waitForSleepers(1))
         clock.advance(by: .milliseconds(100))
         let events = await task.value
-        #expect(events.map(\.label) == ["analyzed", "chosen:paced#1", "token:x", "token:y", "completed:paced"])
+        #expect(events.map(\.eventLabel) == ["analyzed", "chosen:paced#1", "token:x", "token:y", "completed:paced"])
         guard case .completed(let response)? = events.last else { return }
         #expect(response.timings.timeToFirstToken == .milliseconds(300))
         #expect(response.timings.total == .milliseconds(400))

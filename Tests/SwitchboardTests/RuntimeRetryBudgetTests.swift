@@ -13,7 +13,7 @@ struct RuntimeRetryBudgetTests {
         let coordinator = Coordinator(providers: [broken], configuration: configuration, clock: clock)
         let requests = 300
         for i in 0..<requests {
-            let error = await failure { try await coordinator.respond(to: GenerationRequest(prompt: "request \(i)")) }
+            let error = await Fixture.failure { try await coordinator.respond(to: GenerationRequest(prompt: "request \(i)")) }
             guard case .allProvidersFailed? = error else { Issue.record("unexpected \(String(describing: error))"); return }
         }
         let attempts = await broken.callCount
@@ -27,7 +27,7 @@ struct RuntimeRetryBudgetTests {
         let broken = Fixture.remote("broken", fault: .error(.timeout), clock: clock)
         let coordinator = Coordinator(providers: [broken], configuration: Fixture.configuration(retry: RetryPolicy(maxAttemptsPerProvider: 3)),
                                       clock: clock)
-        let error = await failure { try await coordinator.respond(to: GenerationRequest(prompt: "once")) }
+        let error = await Fixture.failure { try await coordinator.respond(to: GenerationRequest(prompt: "once")) }
         #expect(error == .allProvidersFailed(Array(repeating: AttemptFailure(provider: "broken", error: .timeout), count: 3)))
     }
 }

@@ -37,16 +37,25 @@ enum Fixture {
     }
 }
 
-/// Collects a stream's events.
-func collect(_ stream: AsyncStream<SwitchboardEvent>) async -> [SwitchboardEvent] {
-    var events: [SwitchboardEvent] = []
-    for await event in stream { events.append(event) }
-    return events
+extension Fixture {
+    /// Collects a stream's events.
+    static func collect(_ stream: AsyncStream<SwitchboardEvent>) async -> [SwitchboardEvent] {
+        var events: [SwitchboardEvent] = []
+        for await event in stream { events.append(event) }
+        return events
+    }
+
+    /// Runs `body` and returns its typed error, or nil on success.
+    static func failure(_ body: () async throws -> GenerationResponse) async -> SwitchboardError? {
+        do { _ = try await body(); return nil } catch {
+            return error as? SwitchboardError ?? .invalidRequest("not a SwitchboardError: \(error)")
+        }
+    }
 }
 
 extension SwitchboardEvent {
     /// A compact label for order assertions.
-    var label: String {
+    var eventLabel: String {
         switch self {
         case .analyzed: "analyzed"
         case .providerChosen(let id, let attempt): "chosen:\(id)#\(attempt)"
@@ -56,9 +65,4 @@ extension SwitchboardEvent {
         case .failed: "failed"
         }
     }
-}
-
-/// Runs `body` and returns its typed error, or nil on success.
-func failure(_ body: () async throws -> GenerationResponse) async -> SwitchboardError? {
-    do { _ = try await body(); return nil } catch { return error as? SwitchboardError ?? .invalidRequest("not a SwitchboardError: \(error)") }
 }
