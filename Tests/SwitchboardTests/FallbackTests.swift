@@ -117,4 +117,19 @@ struct FallbackTests {
         #expect(received.first?.timeout == .seconds(2))
         #expect(clock.sleeperCount == 0)
     }
+
+    @Test("The configuration's default budget cuts off a hung provider for requests without one")
+    func defaultBudget() async {
+        let clock = ManualClock()
+        let hung = Fixture.local("hung", fault: .hang, clock: clock)
+        var configuration = Fixture.configuration()
+        configuration.defaultLatencyBudget = .seconds(30)
+        let coordinator = Coordinator(providers: [hung], configuration: configuration, clock: clock)
+        let task = Task { await Fixture.failure { try await coordinator.respond(to: GenerationRequest(prompt: "hi")) } }
+        #expect(await clock.waitForSleepers(1))
+        clock.advance(by: .seconds(29))
+        #expect(clock.sleeperCount == 1)
+        clock.advance(by: .seconds(1))
+        #expect(await task.value == .deadlineExceeded)
+    }
 }
