@@ -58,18 +58,30 @@ struct CoordinatorStreamTests {
         #expect(await coordinator.loadBalancer.totalInFlight == 0)
     }
 
+    /// Events seen so far by a test's reader task.
+    actor Seen {
+        var events: [SwitchboardEvent] = []
+        func append(_ event: SwitchboardEvent) { events.append(event) }
+        var tokenCount: Int { events.filter { if case .token = $0 { true } else { false } }.count }
+    }
+
     @Test("Tokens pace with the provider on the injected clock")
     func pacing() async {
         let clock = ManualClock()
         let paced = ScriptedProvider(id: "paced", capabilities: Fixture.localCapabilities(), output: .tokens(["x", "y"]),
                                      timeToFirstToken: .milliseconds(300), tokenInterval: .milliseconds(100), clock: clock)
         let coordinator = Coordinator(providers: [paced], configuration: Fixture.configuration(), clock: clock)
-        let task = Task { await Fixture.collect(coordinator.stream(GenerationRequest(prompt: "go"))) }
+        let seen = Seen()
+        let stream = coordinator.stream(GenerationRequest(prompt: "go"))
+        let reader = Task { for await event in stream { await seen.append(event) } }
         #expect(await clock.waitForSleepers(1))
         clock.advance(by: .milliseconds(300))
+        // Time moves on only after the first token has reached the caller.
+        #expect(await Fixture.eventually { await seen.tokenCount >= 1 })
         #expect(await clock.waitForSleepers(1))
         clock.advance(by: .milliseconds(100))
-        let events = await task.value
+        await reader.value
+        let events = await seen.events
         #expect(events.map(\.eventLabel) == ["analyzed", "chosen:paced#1", "token:x", "token:y", "completed:paced"])
         guard case .completed(let response)? = events.last else { return }
         #expect(response.timings.timeToFirstToken == .milliseconds(300))

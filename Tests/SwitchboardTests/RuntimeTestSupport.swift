@@ -45,6 +45,16 @@ extension Fixture {
         return events
     }
 
+    /// Yields until `condition` holds (true) or `maxYields` yields have passed (false).
+    @discardableResult
+    static func eventually(maxYields: Int = 100_000, _ condition: () async -> Bool) async -> Bool {
+        for _ in 0..<maxYields {
+            if await condition() { return true }
+            await Task.yield()
+        }
+        return await condition()
+    }
+
     /// Runs `body` and returns its typed error, or nil on success.
     static func failure(_ body: () async throws -> GenerationResponse) async -> SwitchboardError? {
         do { _ = try await body(); return nil } catch {
