@@ -1,0 +1,123 @@
+import SwitchboardCore
+
+/// The entry point: takes a request, picks the best provider for it and gets the answer, falling back
+/// and retrying per policy.
+///
+/// One request: analyze (`RequestAnalyzer`) → cache lookup (`CacheActor`) → eligibility (privacy is a
+/// hard rule) → scoring → for each candidate: take a slot (`LoadBalancer`) → `generate` → stream the
+/// tokens → give the slot back → record (`MetricsActor`, breaker, estimate) → on failure retry with
+/// jittered backoff or fall back → store the answer in the cache.
+public actor Coordinator {
+    public nonisolated let analyzer: RequestAnalyzer
+    public nonisolated let metrics: MetricsActor
+    public nonisolated let cache: CacheActor
+    public nonisolated let loadBalancer: LoadBalancer
+    public nonisolated let optimizer: Optimizer
+    public nonisolated let configuration: SwitchboardConfiguration
+
+    let clock: ClockSource
+    let deviceStateSource: any DeviceStateProviding
+    var registry = ProviderRegistry()
+    var counts = RequestCounts()
+    var retryBudget: RetryBudget
+    var random: SeededRandom
+    var deviceState: DeviceState = .nominal
+    var deviceStateReadAt: Duration?
+    let eligibility: EligibilityPolicy
+
+    /// - Parameters:
+    ///   - providers: registered now; more can come with `register(_:)`.
+    ///   - clock: drives backoff, deadlines, queue timeouts, breakers and (for the defaults made here)
+    ///     the metrics and cache.
+    ///   - deviceState: where the device's condition is read from (`SystemStateSource` in apps).
+    ///   - analyzer, metrics, cache: shared instances, or nil for fresh ones on `clock`.
+    public init(providers: [any Provider] = [], configuration: SwitchboardConfiguration = SwitchboardConfiguration(),
+                clock: some Clock<Duration> = ContinuousClock(),
+                deviceState: any DeviceStateProviding = FixedDeviceState(),
+                analyzer: RequestAnalyzer? = nil, metrics: MetricsActor? = nil, cache: CacheActor? = nil) {
+        let metrics = metrics ?? MetricsActor(clock: clock)
+        self.metrics = metrics
+        self.analyzer = analyzer ?? RequestAnalyzer()
+        self.cache = cache ?? CacheActor(clock: clock)
+        self.configuration = configuration
+        self.clock = ClockSource(clock)
+        deviceStateSource = deviceState
+        retryBudget = configuration.retryBudget
+        random = SeededRandom(seed: configuration.seed)
+        eligibility = EligibilityPolicy(privacy: configuration.privacy)
+        let loadBalancer = LoadBalancer(
+            defaultLimit: configuration.defaultConcurrency, limits: configuration.concurrency,
+            queuePolicy: configuration.queue, clock: clock,
+            reporter: { provider, queued, inFlight, capacity in
+                await metrics.recordQueue(provider, queued: queued, inFlight: inFlight, capacity: capacity)
+            })
+        self.loadBalancer = loadBalancer
+        optimizer = Optimizer(configuration: configuration.optimizer, metrics: metrics, loadBalancer: loadBalancer,
+                              clock: clock)
+        for provider in providers {
+            registry.register(provider, breaker: configuration.breaker)
+        }
+    }
+
+    /// Adds a provider (replacing one with the same id, whose breaker and estimates start over).
+    public func register(_ provider: any Provider) {
+        registry.register(provider, breaker: configuration.breaker)
+    }
+
+    public func unregister(_ id: ProviderID) { registry.unregister(id) }
+
+    /// Registered providers, in registration order.
+    public var providerIDs: [ProviderID] { registry.order }
+
+    /// Accepted / completed / failed / cancelled requests so far.
+    public func requestCounts() -> RequestCounts { counts }
+
+    /// The provider's circuit breaker state now, or nil if it is not registered.
+    public func breakerState(for id: ProviderID) -> CircuitBreaker.State? {
+        guard registry[id] != nil else { return nil }
+        return registry.candidates(at: clock.now()).first { $0.id == id }?.breaker
+    }
+
+    /// What routing has learned about a provider's speed and errors.
+    public func estimate(for id: ProviderID) -> LatencyEstimate? { registry[id]?.estimate }
+
+    /// The optimizer's score weights now in use.
+    public func weights() -> [ProviderID: Double] {
+        registry.entries.mapValues(\.weight)
+    }
+
+    /// Answers `request` with the full text once generation has finished.
+    public func respond(to request: GenerationRequest) async throws(SwitchboardError) -> GenerationResponse {
+        counts.accepted += 1
+        let result = await execute(request, events: nil)
+        settle(result)
+        return try result.get()
+    }
+
+    /// Runs the optimizer once: weights from metrics go to scoring, concurrency limits to the load balancer.
+    @discardableResult
+    public func adapt() async -> OptimizerPlan {
+        let plan = await optimizer.adapt()
+        apply(plan)
+        return plan
+    }
+
+    /// Runs the optimizer every `interval` on the injected clock until `stopAdapting()`.
+    public func startAdapting(every interval: Duration) async {
+        await optimizer.start(every: interval) { [weak self] plan in await self?.apply(plan) }
+    }
+
+    public func stopAdapting() async { await optimizer.stop() }
+
+    func apply(_ plan: OptimizerPlan) { registry.applyWeights(plan.weights) }
+
+    func settle(_ result: Result<GenerationResponse, SwitchboardError>) {
+        switch result {
+        case .success(let response):
+            counts.completed += 1
+            if response.cached { counts.cacheHits += 1 }
+        case .failure(.cancelled): counts.cancelled += 1
+        case .failure: counts.failed += 1
+        }
+    }
+}

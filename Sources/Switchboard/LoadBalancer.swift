@@ -1,0 +1,169 @@
+import SwitchboardCore
+
+/// Concurrency slots per provider. A request takes a slot before it calls a provider and gives it back
+/// afterwards, on every path. When all slots are taken it waits, ordered by priority then arrival,
+/// up to the queue's length limit (`overloaded` beyond) and its timeout (`queueTimeout`). Limits can
+/// change at runtime (the optimizer's AIMD).
+public actor LoadBalancer {
+    /// A held slot; hand it back with `release(_:)`.
+    public struct Lease: Sendable, Hashable {
+        public let provider: ProviderID
+        public let id: UInt64
+        /// Time spent waiting for the slot.
+        public let queueWait: Duration
+    }
+
+    public struct Status: Sendable, Hashable {
+        public var inFlight: Int
+        public var queued: Int
+        public var limit: Int
+    }
+
+    /// Receives (provider, queued, in flight, capacity); in the runtime, `MetricsActor.recordQueue`.
+    public typealias QueueReporter = @Sendable (ProviderID, Int, Int, Int) async -> Void
+
+    struct Waiter: Sendable {
+        var continuation: CheckedContinuation<Result<Lease, SwitchboardError>, Never>
+        var enqueuedAt: Duration
+        var timer: Task<Void, Never>?
+    }
+
+    struct Lane {
+        var limit: Int
+        var inFlight = 0
+        var queue: WaitQueue<Waiter>
+        var reported = false
+    }
+
+    private var lanes: [ProviderID: Lane] = [:]
+    private var outstanding: Set<UInt64> = []
+    private var nextID: UInt64 = 0
+    private let defaultLimit: Int
+    private let policy: QueuePolicy
+    private let clock: ClockSource
+    private let reporter: QueueReporter?
+    private let reportInterval: Duration
+    private var lastReport: Duration?
+
+    /// - Parameters:
+    ///   - reportInterval: the least time between reports to `reporter`; `flushReports()` forces one.
+    public init(defaultLimit: Int = 4, limits: [ProviderID: Int] = [:], queuePolicy: QueuePolicy = QueuePolicy(),
+                clock: some Clock<Duration> = ContinuousClock(), reportInterval: Duration = .milliseconds(50),
+                reporter: QueueReporter? = nil) {
+        self.defaultLimit = max(1, defaultLimit); policy = queuePolicy; self.clock = ClockSource(clock)
+        self.reporter = reporter; self.reportInterval = reportInterval
+        for (provider, limit) in limits { lanes[provider] = Lane(limit: max(1, limit), queue: WaitQueue(capacity: queuePolicy.maxQueueLength)) }
+    }
+
+    /// Takes a slot on `provider`, waiting if none is free.
+    /// - Throws: `.overloaded` when the wait queue is full, `.queueTimeout` after the queue timeout,
+    ///   `.cancelled` when the task is cancelled while waiting.
+    public func acquire(_ provider: ProviderID, priority: Priority = .normal) async throws(SwitchboardError) -> Lease {
+        if Task.isCancelled { throw .cancelled }
+        nextID &+= 1
+        let id = nextID
+        let granted = lanes[provider, default: newLane()].withFreeSlot()
+        if granted {
+            outstanding.insert(id)
+            return Lease(provider: provider, id: id, queueWait: .zero)
+        }
+        guard lanes[provider, default: newLane()].queue.count < policy.maxQueueLength else { throw .overloaded(provider) }
+        let enqueuedAt = clock.now()
+        let result = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Result<Lease, SwitchboardError>, Never>) in
+                if Task.isCancelled { continuation.resume(returning: .failure(.cancelled)); return }
+                var timer: Task<Void, Never>?
+                if let timeout = policy.timeout {
+                    let clock = clock
+                    timer = Task { [weak self] in
+                        guard (try? await clock.sleep(for: timeout)) != nil else { return }
+                        await self?.expire(id, on: provider, with: .queueTimeout(provider))
+                    }
+                }
+                let waiter = Waiter(continuation: continuation, enqueuedAt: enqueuedAt, timer: timer)
+                if !lanes[provider, default: newLane()].queue.enqueue(waiter, id: id, priority: priority) {
+                    timer?.cancel()
+                    continuation.resume(returning: .failure(.overloaded(provider)))
+                }
+            }
+        } onCancel: {
+            Task { await self.expire(id, on: provider, with: .cancelled) }
+        }
+        await reportIfDue()
+        return try result.get()
+    }
+
+    /// Gives a slot back and hands it to the next waiter, if any. Releasing twice is harmless.
+    public func release(_ lease: Lease) async {
+        guard outstanding.remove(lease.id) != nil else { return }
+        lanes[lease.provider, default: newLane()].inFlight -= 1
+        grantWaiters(on: lease.provider)
+        await reportIfDue()
+    }
+
+    /// Sets the number of slots of `provider` (at least 1); waiters are admitted at once if it grew.
+    /// Calls in flight above a lowered limit finish normally.
+    public func setLimit(_ limit: Int, for provider: ProviderID) {
+        lanes[provider, default: newLane()].limit = max(1, limit)
+        grantWaiters(on: provider)
+    }
+
+    public func limit(for provider: ProviderID) -> Int { lanes[provider]?.limit ?? defaultLimit }
+
+    public func status(of provider: ProviderID) -> Status {
+        let lane = lanes[provider] ?? newLane()
+        return Status(inFlight: lane.inFlight, queued: lane.queue.count, limit: lane.limit)
+    }
+
+    public func statuses() -> [ProviderID: Status] {
+        lanes.mapValues { Status(inFlight: $0.inFlight, queued: $0.queue.count, limit: $0.limit) }
+    }
+
+    /// Slots held across all providers.
+    public var totalInFlight: Int { lanes.values.reduce(0) { $0 + $1.inFlight } }
+    /// Waiters across all providers.
+    public var totalQueued: Int { lanes.values.reduce(0) { $0 + $1.queue.count } }
+
+    /// Reports every provider's queue now.
+    public func flushReports() async {
+        guard let reporter else { return }
+        lastReport = clock.now()
+        for (provider, lane) in lanes { await reporter(provider, lane.queue.count, lane.inFlight, lane.limit) }
+    }
+
+    private func reportIfDue() async {
+        guard reporter != nil else { return }
+        let now = clock.now()
+        if let lastReport, now - lastReport < reportInterval { return }
+        await flushReports()
+    }
+
+    private func newLane() -> Lane { Lane(limit: defaultLimit, queue: WaitQueue(capacity: policy.maxQueueLength)) }
+
+    private func grantWaiters(on provider: ProviderID) {
+        while let lane = lanes[provider], lane.inFlight < lane.limit,
+              let (id, waiter) = lanes[provider]?.queue.dequeue() {
+            lanes[provider]?.inFlight += 1
+            outstanding.insert(id)
+            waiter.timer?.cancel()
+            let wait = clock.now() - waiter.enqueuedAt
+            waiter.continuation.resume(returning: .success(Lease(provider: provider, id: id, queueWait: wait)))
+        }
+    }
+
+    /// Removes a waiter that timed out or was cancelled; no-op if it already got its slot.
+    private func expire(_ id: UInt64, on provider: ProviderID, with error: SwitchboardError) {
+        guard let waiter = lanes[provider]?.queue.remove(id: id) else { return }
+        waiter.timer?.cancel()
+        waiter.continuation.resume(returning: .failure(error))
+    }
+}
+
+extension LoadBalancer.Lane {
+    /// Takes a slot if one is free and nobody waits ahead.
+    mutating func withFreeSlot() -> Bool {
+        guard inFlight < limit, queue.isEmpty else { return false }
+        inFlight += 1
+        return true
+    }
+}

@@ -1,0 +1,35 @@
+import SwitchboardCore
+
+/// Everything about routing an app may tune. The defaults suit an app with one on-device model and a
+/// few remote providers.
+public struct SwitchboardConfiguration: Sendable {
+    public var privacy: PrivacyPolicy
+    public var scoring: ScoringPolicy
+    public var retry: RetryPolicy
+    public var retryBudget: RetryBudget
+    public var breaker: CircuitBreaker.Configuration
+    public var queue: QueuePolicy
+    /// Slots per provider until the optimizer adapts them.
+    public var defaultConcurrency: Int
+    /// Overrides of `defaultConcurrency` by provider.
+    public var concurrency: [ProviderID: Int]
+    public var optimizer: OptimizerModel.Configuration
+    /// Serve identical public (and, if the cache is told so, personal) requests from the cache.
+    public var cacheEnabled: Bool
+    /// How long a read of the device's state or a provider's availability is reused.
+    public var stateRefreshInterval: Duration
+    /// Seed for retry jitter.
+    public var seed: UInt64
+
+    public init(privacy: PrivacyPolicy = PrivacyPolicy(), scoring: ScoringPolicy = ScoringPolicy(),
+                retry: RetryPolicy = RetryPolicy(), retryBudget: RetryBudget = RetryBudget(),
+                breaker: CircuitBreaker.Configuration = .init(), queue: QueuePolicy = QueuePolicy(),
+                defaultConcurrency: Int = 4, concurrency: [ProviderID: Int] = [:],
+                optimizer: OptimizerModel.Configuration = .init(), cacheEnabled: Bool = true,
+                stateRefreshInterval: Duration = .seconds(1), seed: UInt64 = 0x5EED) {
+        self.privacy = privacy; self.scoring = scoring; self.retry = retry; self.retryBudget = retryBudget
+        self.breaker = breaker; self.queue = queue; self.defaultConcurrency = max(1, defaultConcurrency)
+        self.concurrency = concurrency; self.optimizer = optimizer; self.cacheEnabled = cacheEnabled
+        self.stateRefreshInterval = stateRefreshInterval; self.seed = seed
+    }
+}

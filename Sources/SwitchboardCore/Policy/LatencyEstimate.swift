@@ -1,0 +1,41 @@
+/// Exponentially weighted averages of one provider's observed speed and errors: O(1) to update on
+/// every call, and what scoring predicts latency from.
+public struct LatencyEstimate: Sendable, Hashable {
+    /// Weight of the newest sample.
+    public var alpha: Double
+    public private(set) var timeToFirstToken: Duration?
+    public private(set) var tokensPerSecond: Double?
+    /// 0...1, EWMA of failures (1) and successes (0).
+    public private(set) var errorRate: Double
+    public private(set) var samples: Int
+
+    public init(alpha: Double = 0.2) {
+        self.alpha = min(max(alpha, 0.001), 1)
+        errorRate = 0; samples = 0
+    }
+
+    public mutating func recordSuccess(timeToFirstToken ttft: Duration?, generation: Duration, tokens: Int) {
+        samples += 1
+        errorRate = (1 - alpha) * errorRate
+        if let ttft {
+            timeToFirstToken = timeToFirstToken.map { .seconds($0.seconds * (1 - alpha) + ttft.seconds * alpha) } ?? ttft
+        }
+        let seconds = generation.seconds
+        if tokens > 1, seconds > 0 {
+            let rate = Double(tokens) / seconds
+            tokensPerSecond = tokensPerSecond.map { $0 * (1 - alpha) + rate * alpha } ?? rate
+        }
+    }
+
+    public mutating func recordFailure() {
+        samples += 1
+        errorRate = (1 - alpha) * errorRate + alpha
+    }
+
+    /// Predicted time to produce `tokens` tokens, from observations or else the provider's priors.
+    public func predictedLatency(tokens: Int, priors: ProviderCapabilities) -> Duration {
+        let ttft = timeToFirstToken ?? priors.expectedTimeToFirstToken
+        let rate = max(tokensPerSecond ?? priors.expectedTokensPerSecond, 0.001)
+        return ttft + .seconds(Double(max(tokens, 0)) / rate)
+    }
+}

@@ -1,0 +1,105 @@
+/// How much each concern counts when eligible providers are ranked.
+public struct ScoringWeights: Sendable, Hashable {
+    public var privacy: Double
+    public var contentFit: Double
+    public var latency: Double
+    public var health: Double
+    public var cost: Double
+    public var device: Double
+
+    public init(privacy: Double = 1, contentFit: Double = 0.5, latency: Double = 2, health: Double = 2,
+                cost: Double = 1, device: Double = 1) {
+        self.privacy = privacy; self.contentFit = contentFit; self.latency = latency
+        self.health = health; self.cost = cost; self.device = device
+    }
+}
+
+/// One provider's score for one request; each part is in 0...1, higher is better.
+public struct ProviderScore: Sendable, Hashable {
+    public var provider: ProviderID
+    public var privacy: Double
+    public var contentFit: Double
+    public var latency: Double
+    public var health: Double
+    public var cost: Double
+    public var device: Double
+    public var predictedLatency: Duration
+    /// Weighted sum times the optimizer's weight.
+    public var total: Double
+}
+
+/// Ranks eligible providers. Deterministic: equal scores are ordered by provider id.
+public struct ScoringPolicy: Sendable, Hashable {
+    public var weights: ScoringWeights
+    /// The latency at which the latency score is one half.
+    public var referenceLatency: Duration
+    /// The request cost (USD) at which the cost score is one half.
+    public var referenceCost: Double
+
+    public init(weights: ScoringWeights = ScoringWeights(), referenceLatency: Duration = .seconds(1),
+                referenceCost: Double = 0.001) {
+        self.weights = weights; self.referenceLatency = referenceLatency; self.referenceCost = referenceCost
+    }
+
+    public func score(_ candidate: ProviderCandidate, request: GenerationRequest, analysis: RequestAnalysis,
+                      device: DeviceState) -> ProviderScore {
+        let caps = candidate.capabilities
+        let onDevice = caps.isOnDevice
+
+        // Private work prefers the device even where it may legally leave it.
+        let privacyFit = onDevice ? 1 : 1 - 0.3 * Double(analysis.privacy.rawValue)
+
+        let needed = Double(analysis.contextNeeded(maxTokens: request.maxTokens))
+        let headroom = 1 - needed / Double(max(caps.maxContextTokens, 1))
+        let contentFit = min(1, max(0, headroom) * 2)
+
+        let predicted = candidate.estimate.predictedLatency(tokens: request.maxTokens, priors: caps)
+        var latencyScore = 1 / (1 + predicted.seconds / max(referenceLatency.seconds, 1e-9))
+        if let budget = request.latencyBudget ?? analysis.latencyBudget, predicted > budget { latencyScore *= 0.1 }
+
+        var health = 1 - candidate.estimate.errorRate
+        if case .halfOpen = candidate.breaker { health *= 0.5 }
+
+        let usage = TokenUsage(promptTokens: analysis.estimatedPromptTokens, completionTokens: request.maxTokens)
+        let dollars = caps.pricing.cost(of: usage)
+        let costScore = 1 / (1 + dollars / max(referenceCost, 1e-12))
+
+        let deviceScore = onDevice ? Self.deviceFitness(device, privacy: analysis.privacy) : 1
+
+        let w = weights
+        let sum = w.privacy * privacyFit + w.contentFit * contentFit + w.latency * latencyScore
+            + w.health * health + w.cost * costScore + w.device * deviceScore
+        return ProviderScore(provider: candidate.id, privacy: privacyFit, contentFit: contentFit,
+                             latency: latencyScore, health: health, cost: costScore, device: deviceScore,
+                             predictedLatency: predicted, total: sum * max(candidate.weight, 0))
+    }
+
+    /// How well the device can take on-device work now. Only public work is pushed away; private work
+    /// has nowhere else to go, so its ranking among local providers is not distorted.
+    static func deviceFitness(_ device: DeviceState, privacy: PrivacyLevel) -> Double {
+        guard privacy == .public else { return 1 }
+        var fitness = 1.0
+        if device.thermal >= .serious { fitness -= 0.5 }
+        if let level = device.batteryLevel, level < 0.2, device.isCharging != true { fitness -= 0.3 }
+        if device.lowPowerMode { fitness -= 0.2 }
+        if device.memoryPressure >= .warning { fitness -= 0.3 }
+        return max(0, fitness)
+    }
+
+    /// Eligible providers in the order to try them: the request's preferred providers first (in the
+    /// request's order), then by descending score, ties by id.
+    public func rank(_ candidates: [ProviderCandidate], request: GenerationRequest, analysis: RequestAnalysis,
+                     device: DeviceState) -> [ProviderCandidate] {
+        if candidates.count <= 1 { return candidates }
+        var scored = candidates.map { ($0, score($0, request: request, analysis: analysis, device: device).total) }
+        let preferred = request.preferredProviders
+        scored.sort { a, b in
+            let pa = preferred.firstIndex(of: a.0.id) ?? Int.max
+            let pb = preferred.firstIndex(of: b.0.id) ?? Int.max
+            if pa != pb { return pa < pb }
+            if a.1 != b.1 { return a.1 > b.1 }
+            return a.0.id < b.0.id
+        }
+        return scored.map(\.0)
+    }
+}

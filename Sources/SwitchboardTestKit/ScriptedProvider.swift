@@ -1,0 +1,138 @@
+import SwitchboardCore
+
+/// A provider that answers from a script: fixed tokens, an echo of the prompt, or a function of the
+/// request; with optional pacing on an injected clock and faults by call index or seeded rate. It
+/// counts calls and records what it received, so tests can assert what reached it.
+public actor ScriptedProvider: Provider {
+    /// What the provider says.
+    public enum Output: Sendable {
+        case tokens([String])
+        /// The prompt (or else the last message) back, word by word.
+        case echo
+        case custom(@Sendable (ProviderRequest) -> [String])
+    }
+
+    public nonisolated let id: ProviderID
+    public nonisolated let capabilities: ProviderCapabilities
+    public var output: Output
+    /// Delay before the first token, on the injected clock.
+    public var timeToFirstToken: Duration
+    /// Delay between tokens, on the injected clock.
+    public var tokenInterval: Duration
+    public var faults: FaultInjector
+    /// A fault for every call, over `faults`.
+    public var persistentFault: Fault?
+    public var recordsRequests: Bool
+    private var currentAvailability: ProviderAvailability
+    private let clock: ClockSource
+
+    /// Calls of `generate` so far.
+    public private(set) var callCount = 0
+    /// Streams started and not yet ended.
+    public private(set) var activeStreams = 0
+    /// Every request received, in order (when `recordsRequests`).
+    public private(set) var receivedRequests: [ProviderRequest] = []
+    private var hanging: [Int: AsyncThrowingStream<ProviderEvent, any Error>.Continuation] = [:]
+
+    public init(id: ProviderID, capabilities: ProviderCapabilities = ProviderCapabilities(isOnDevice: true, maxContextTokens: 8192),
+                output: Output = .tokens(["Hello", ",", " world"]), timeToFirstToken: Duration = .zero,
+                tokenInterval: Duration = .zero, faults: FaultInjector = FaultInjector(), persistentFault: Fault? = nil,
+                availability: ProviderAvailability = .ready, recordsRequests: Bool = true,
+                clock: some Clock<Duration> = ContinuousClock()) {
+        self.id = id; self.capabilities = capabilities; self.output = output
+        self.timeToFirstToken = timeToFirstToken; self.tokenInterval = tokenInterval; self.faults = faults
+        self.persistentFault = persistentFault; self.currentAvailability = availability
+        self.recordsRequests = recordsRequests; self.clock = ClockSource(clock)
+    }
+
+    public func availability() -> ProviderAvailability { currentAvailability }
+    public func setAvailability(_ availability: ProviderAvailability) { currentAvailability = availability }
+    public func setPersistentFault(_ fault: Fault?) { persistentFault = fault }
+    public func setOutput(_ output: Output) { self.output = output }
+    public func setFaults(_ faults: FaultInjector) { self.faults = faults }
+    public func setPacing(timeToFirstToken: Duration, tokenInterval: Duration) {
+        self.timeToFirstToken = timeToFirstToken; self.tokenInterval = tokenInterval
+    }
+
+    public func generate(_ request: ProviderRequest) -> AsyncThrowingStream<ProviderEvent, any Error> {
+        callCount += 1
+        if recordsRequests { receivedRequests.append(request) }
+        let fault = persistentFault ?? faults.fault(for: id, call: callCount)
+        let all = tokens(for: request)
+        let limit = max(0, request.request.maxTokens)
+        let tokens = Array(all.prefix(limit))
+        let finish = ProviderEvent.finished(all.count > limit ? .length : .stop,
+                                            TokenUsage(promptTokens: request.analysis.estimatedPromptTokens,
+                                                       completionTokens: tokens.count))
+        let (stream, continuation) = AsyncThrowingStream<ProviderEvent, any Error>.makeStream()
+        activeStreams += 1
+        let call = callCount
+
+        if fault == .hang {
+            hanging[call] = continuation
+            continuation.onTermination = { _ in Task { await self.streamEnded(call) } }
+            return stream
+        }
+        if timeToFirstToken <= .zero && tokenInterval <= .zero {
+            // Instant: the whole answer is buffered before the caller iterates; no task needed.
+            Self.play(tokens, finish: finish, fault: fault, into: continuation)
+            activeStreams -= 1
+            return stream
+        }
+        let clock = clock, ttft = timeToFirstToken, interval = tokenInterval
+        let task = Task {
+            do {
+                try await clock.sleep(for: ttft)
+                for (index, token) in tokens.enumerated() {
+                    if index > 0 { try await clock.sleep(for: interval) }
+                    if case .failAfterTokens(let n, let error) = fault, index >= n { throw error }
+                    if case .error(let error) = fault { throw error }
+                    continuation.yield(.token(token))
+                }
+                Self.play([], finish: finish, fault: fault, tokensSoFar: tokens.count, into: continuation)
+            } catch {
+                continuation.finish(throwing: error is CancellationError ? ProviderError.cancelled : error)
+            }
+            self.streamEnded(nil)
+        }
+        continuation.onTermination = { _ in task.cancel() }
+        return stream
+    }
+
+    private func streamEnded(_ hangingCall: Int?) {
+        if let hangingCall { hanging.removeValue(forKey: hangingCall) }
+        activeStreams -= 1
+    }
+
+    private static func play(_ tokens: [String], finish: ProviderEvent, fault: Fault?, tokensSoFar: Int = 0,
+                             into continuation: AsyncThrowingStream<ProviderEvent, any Error>.Continuation) {
+        switch fault {
+        case .error(let error)?:
+            continuation.finish(throwing: error); return
+        case .failAfterTokens(let n, let error)?:
+            for token in tokens.prefix(max(0, n - tokensSoFar)) { continuation.yield(.token(token)) }
+            continuation.finish(throwing: error); return
+        case .truncate?:
+            for token in tokens { continuation.yield(.token(token)) }
+            continuation.finish(); return
+        case .hang?, nil:
+            for token in tokens { continuation.yield(.token(token)) }
+            continuation.yield(finish)
+            continuation.finish()
+        }
+    }
+
+    private func tokens(for request: ProviderRequest) -> [String] {
+        switch output {
+        case .tokens(let tokens): return tokens
+        case .custom(let make): return make(request)
+        case .echo:
+            let text = request.request.prompt ?? request.request.messages.last?.content ?? ""
+            var tokens: [String] = []
+            for (index, word) in text.split(separator: " ", omittingEmptySubsequences: true).enumerated() {
+                tokens.append(index == 0 ? String(word) : " " + word)
+            }
+            return tokens
+        }
+    }
+}
