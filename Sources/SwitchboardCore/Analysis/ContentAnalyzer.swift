@@ -1,28 +1,76 @@
 /// Why analysis could not finish; the analyzer then fails closed.
 public enum AnalysisFailure: Error, Sendable, Hashable {
     case tooLarge(bytes: Int, limit: Int)
+    case inconsistentFinding
 }
 
-/// The pure analysis behind `RequestAnalyzer`: runs the recognizers over every text of a request.
+/// The pure analysis behind `RequestAnalyzer`: runs the recognizers over every text of a request
+/// (in `GenerationRequest.allText` order: messages, prompt, memory) and sums up.
 public struct ContentAnalyzer: Sendable {
     public var configuration: AnalyzerConfiguration
+    /// Which recognizers run, in order: numbers, IBAN, secrets, identity, health, email, personal.
+    private let enabled: [Bool]
 
-    public init(configuration: AnalyzerConfiguration = .init()) { self.configuration = configuration }
+    public init(configuration: AnalyzerConfiguration = .init()) {
+        self.configuration = configuration
+        let kinds: [Set<EntityKind>] = [NumberRecognizer.kinds, IBANRecognizer.kinds, SecretRecognizer.kinds,
+                                        IdentityRecognizer.kinds, HealthRecognizer.kinds, EmailRecognizer.kinds,
+                                        PersonalRecognizer.kinds]
+        enabled = kinds.map { !$0.isSubset(of: configuration.disabledKinds) }
+    }
 
     public func analyze(_ request: GenerationRequest) throws(AnalysisFailure) -> RequestAnalysis {
         var bytes = 0
-        for text in request.allText { bytes += text.utf8.count }
+        for message in request.messages { bytes += message.content.utf8.count }
+        bytes += request.prompt?.utf8.count ?? 0
+        if let memory = request.memory { for text in memory.allText { bytes += text.utf8.count } }
         guard bytes <= configuration.maxAnalyzedBytes else {
             throw .tooLarge(bytes: bytes, limit: configuration.maxAnalyzedBytes)
         }
-        var entities: [DetectedEntity] = []
-        var privacy = PrivacyLevel.public
-        if request.memory?.containsPersonalData == true {
-            entities.append(DetectedEntity(kind: .personalMemory))
-            privacy = .personal
+        var state = State()
+        var textIndex = 0
+        for message in request.messages { try analyze(message.content, index: textIndex, into: &state); textIndex += 1 }
+        if let prompt = request.prompt { try analyze(prompt, index: textIndex, into: &state); textIndex += 1 }
+        if let memory = request.memory {
+            let firstMemoryIndex = textIndex
+            for text in memory.allText { try analyze(text, index: textIndex, into: &state); textIndex += 1 }
+            if memory.containsPersonalData, !configuration.disabledKinds.contains(.personalMemory) {
+                state.entities.append(DetectedEntity(kind: .personalMemory, textIndex: firstMemoryIndex))
+                state.privacy = max(state.privacy, .personal)
+            }
         }
-        return RequestAnalysis(privacy: privacy, entities: entities, estimatedPromptTokens: (bytes + 3) / 4,
-                               imageCount: request.images.count, wantsStructuredOutput: request.output.isStructured,
-                               latencyBudget: request.latencyBudget)
+        return RequestAnalysis(
+            privacy: state.privacy, entities: state.entities, estimatedPromptTokens: (bytes + 3) / 4,
+            imageCount: request.images.count, wantsStructuredOutput: request.output.isStructured,
+            complexity: state.signals.complexity(messageCount: request.messages.count),
+            language: state.signals.language, latencyBudget: request.latencyBudget)
+    }
+
+    private struct State {
+        var privacy = PrivacyLevel.public
+        var entities: [DetectedEntity] = []
+        var signals = TextSignals()
+        var findings: [Finding] = []
+    }
+
+    private func analyze(_ text: String, index: Int, into state: inout State) throws(AnalysisFailure) {
+        guard !text.isEmpty else { return }
+        let scan = TextScan(text)
+        state.signals.add(scan)
+        state.findings.removeAll(keepingCapacity: true)
+        if enabled[0] { NumberRecognizer.scan(scan, into: &state.findings) }
+        if enabled[1] { IBANRecognizer.scan(scan, into: &state.findings) }
+        if enabled[2] { SecretRecognizer.scan(scan, into: &state.findings) }
+        if enabled[3] { IdentityRecognizer.scan(scan, into: &state.findings) }
+        if enabled[4] { HealthRecognizer.scan(scan, into: &state.findings) }
+        if enabled[5] { EmailRecognizer.scan(scan, into: &state.findings) }
+        if enabled[6] { PersonalRecognizer.scan(scan, into: &state.findings) }
+        for finding in state.findings where !configuration.disabledKinds.contains(finding.kind) {
+            guard finding.range.lowerBound >= 0, finding.range.upperBound <= scan.bytes.count else {
+                throw .inconsistentFinding
+            }
+            state.entities.append(DetectedEntity(kind: finding.kind, textIndex: index, range: finding.range))
+            state.privacy = max(state.privacy, finding.level)
+        }
     }
 }

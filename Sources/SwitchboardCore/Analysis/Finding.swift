@@ -1,0 +1,29 @@
+/// One recognizer hit inside one text: the kind, the UTF-8 byte range and the privacy level it implies
+/// (usually the kind's own level; a strong personal statement lifts `.personalContext` to `.personal`).
+public struct Finding: Sendable, Hashable {
+    public var kind: EntityKind
+    public var range: Range<Int>
+    public var level: PrivacyLevel
+    public init(kind: EntityKind, range: Range<Int>, level: PrivacyLevel? = nil) {
+        self.kind = kind; self.range = range; self.level = level ?? kind.privacy
+    }
+}
+
+/// A recognizer: reads one scanned text, appends what it finds.
+public protocol Recognizer {
+    static var kinds: Set<EntityKind> { get }
+    static func scan(_ text: TextScan, into findings: inout [Finding])
+}
+
+extension Recognizer {
+    /// Convenience for tests and tools.
+    public static func findings(in text: String) -> [Finding] {
+        var findings: [Finding] = []
+        scan(TextScan(text), into: &findings)
+        return findings
+    }
+}
+
+extension [Finding] {
+    func overlaps(_ range: Range<Int>) -> Bool { contains { $0.range.overlaps(range) } }
+}

@@ -1,0 +1,62 @@
+/// Health conditions and medication about a person: a condition or drug tied to a person by a verb
+/// ("I have type 2 diabetes", "John takes insulin", "she is on sertraline"), a possessive ("my
+/// chemo") or "diagnosed"/"prescribed" in a sentence about someone. General questions ("What is
+/// diabetes?", "I have a question about insulin") are not about a person and stay public.
+public enum HealthRecognizer: Recognizer {
+    public static let kinds: Set<EntityKind> = [.health]
+    private static let person: Lexicon = [.firstPerson, .thirdPerson, .relation]
+    private static let onHash = Lexicon.hash(of: "on")
+
+    public static func scan(_ text: TextScan, into findings: inout [Finding]) {
+        let words = text.words
+        guard !words.isEmpty else { return }
+        var sentenceFlags: [Lexicon] = Array(repeating: [], count: (words.last?.sentence ?? 0) + 1)
+        for word in words { sentenceFlags[word.sentence].formUnion(word.lexicon) }
+        for index in words.indices {
+            let word = words[index]
+            let flags = sentenceFlags[word.sentence]
+            guard flags.contains(.condition) || flags.contains(.medication) || flags.contains(.healthStrong) else { continue }
+            if word.lexicon.contains(.healthStrong), !flags.isDisjoint(with: person) {
+                findings.append(Finding(kind: .health, range: word.start..<word.end))
+                continue
+            }
+            guard !word.lexicon.isDisjoint(with: [.condition, .medication]),
+                  let anchor = anchor(text, termIndex: index, hasPerson: !flags.isDisjoint(with: person)) else { continue }
+            findings.append(Finding(kind: .health, range: words[anchor].start..<word.end))
+        }
+    }
+
+    /// The word that ties the term at `termIndex` to a person, walking back over modifiers.
+    private static func anchor(_ text: TextScan, termIndex: Int, hasPerson: Bool) -> Int? {
+        let words = text.words
+        let term = words[termIndex]
+        var k = termIndex - 1
+        var skipped = 0
+        while k >= 0, words[k].sentence == term.sentence, skipped <= 4 {
+            let w = words[k]
+            if w.lexicon.contains(.possessive) { return k }
+            if w.lexicon.contains(.copula) {
+                // "I am diabetic", "I'm pregnant", "my mom is diabetic", "Anna was pregnant".
+                if w.lexicon.contains(.firstPerson) || isPersonSubject(text, k - 1, sentence: term.sentence) { return k }
+                return nil
+            }
+            if w.lexicon.contains(.healthVerb) || w.lexicon.contains(.healthStrong) {
+                if w.hash == onHash && !term.lexicon.contains(.medication) { return nil }
+                if hasPerson || isPersonSubject(text, k - 1, sentence: term.sentence) { return k }
+                return nil
+            }
+            guard w.lexicon.contains(.healthModifier) || w.digits > 0 else { return nil }
+            skipped += 1
+            k -= 1
+        }
+        return nil
+    }
+
+    /// A pronoun, a relation word or a capitalized name (not an ordinary sentence-starting word).
+    private static func isPersonSubject(_ text: TextScan, _ index: Int, sentence: Int) -> Bool {
+        guard index >= 0, index < text.words.count, text.words[index].sentence == sentence else { return false }
+        let w = text.words[index]
+        if !w.lexicon.isDisjoint(with: person) { return true }
+        return w.isCapitalized && w.isAlphabetic && w.lexicon.isEmpty && w.length >= 2
+    }
+}

@@ -1,0 +1,59 @@
+/// What a word can mean to the recognizers. Words are looked up by a 64-bit hash of their lowercased
+/// bytes (apostrophes dropped), so a lookup allocates nothing.
+public struct Lexicon: OptionSet, Sendable, Hashable {
+    public let rawValue: UInt64
+    public init(rawValue: UInt64) { self.rawValue = rawValue }
+
+    public static let firstPerson = Lexicon(rawValue: 1 << 0)
+    public static let thirdPerson = Lexicon(rawValue: 1 << 1)
+    public static let possessive = Lexicon(rawValue: 1 << 2)
+    public static let relation = Lexicon(rawValue: 1 << 3)
+    public static let condition = Lexicon(rawValue: 1 << 4)
+    public static let medication = Lexicon(rawValue: 1 << 5)
+    public static let healthVerb = Lexicon(rawValue: 1 << 6)
+    public static let healthStrong = Lexicon(rawValue: 1 << 7)
+    public static let healthModifier = Lexicon(rawValue: 1 << 8)
+    public static let ssnContext = Lexicon(rawValue: 1 << 9)
+    public static let passport = Lexicon(rawValue: 1 << 10)
+    public static let password = Lexicon(rawValue: 1 << 11)
+    public static let secretNoun = Lexicon(rawValue: 1 << 12)
+    public static let secretQualifier = Lexicon(rawValue: 1 << 13)
+    public static let phoneContext = Lexicon(rawValue: 1 << 14)
+    public static let cardContext = Lexicon(rawValue: 1 << 15)
+    public static let streetSuffix = Lexicon(rawValue: 1 << 16)
+    public static let streetSuffixShort = Lexicon(rawValue: 1 << 17)
+    public static let birthCue = Lexicon(rawValue: 1 << 18)
+    public static let month = Lexicon(rawValue: 1 << 19)
+    public static let personalNoun = Lexicon(rawValue: 1 << 20)
+    public static let notAValue = Lexicon(rawValue: 1 << 21)
+    public static let english = Lexicon(rawValue: 1 << 22)
+    public static let spanish = Lexicon(rawValue: 1 << 23)
+    public static let french = Lexicon(rawValue: 1 << 24)
+    public static let german = Lexicon(rawValue: 1 << 25)
+    public static let stepCue = Lexicon(rawValue: 1 << 26)
+    public static let codeCue = Lexicon(rawValue: 1 << 27)
+    public static let copula = Lexicon(rawValue: 1 << 28)
+    public static let livePlace = Lexicon(rawValue: 1 << 29)
+    public static let identityID = Lexicon(rawValue: 1 << 30)
+
+    static let hashSeed: UInt64 = 0xcbf2_9ce4_8422_2325
+    @inline(__always) static func hash(_ h: UInt64, _ byte: UInt8) -> UInt64 { (h ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+
+    public static func hash(of word: String) -> UInt64 {
+        var h = hashSeed
+        for byte in word.utf8 where byte != 0x27 { h = hash(h, ByteClass.isUpper(byte) ? byte | 0x20 : byte) }
+        return h
+    }
+
+    public static func flags(of word: String) -> Lexicon { flags(forHash: hash(of: word)) }
+
+    @inline(__always) static func flags(forHash hash: UInt64) -> Lexicon { table[hash] ?? [] }
+
+    private static let table: [UInt64: Lexicon] = {
+        var table: [UInt64: Lexicon] = [:]
+        for (flag, words) in wordLists {
+            for word in words.split(separator: " ") { table[hash(of: String(word)), default: []].insert(flag) }
+        }
+        return table
+    }()
+}

@@ -1,0 +1,119 @@
+/// Street addresses, dates of birth and first-person personal context ("my wife", "I live in": at
+/// least contextual; "my address is", "I live at": personal).
+public enum PersonalRecognizer: Recognizer {
+    public static let kinds: Set<EntityKind> = [.streetAddress, .dateOfBirth, .personalContext]
+    private static let myHash = Lexicon.hash(of: "my")
+    private static let iHash = Lexicon.hash(of: "i")
+    private static let atHash = Lexicon.hash(of: "at")
+    private static let ofHash = Lexicon.hash(of: "of")
+    private static let dateHash = Lexicon.hash(of: "date")
+    private static let birthHash = Lexicon.hash(of: "birth")
+    private static let workHash = Lexicon.hash(of: "work")
+
+    public static func scan(_ text: TextScan, into findings: inout [Finding]) {
+        let words = text.words
+        for index in words.indices {
+            let word = words[index]
+            if word.digits > 0 {
+                scanAddress(text, numberIndex: index, into: &findings)
+            } else if word.lexicon.contains(.birthCue) || isDateOfBirthPhrase(text, index) {
+                scanBirthDate(text, cueIndex: index, into: &findings)
+            } else if word.hash == myHash {
+                scanMy(text, index, into: &findings)
+            } else if word.hash == iHash, let next = following(text, index), words[next].lexicon.contains(.livePlace) {
+                // "I live at <address>" says where; "I live in <city>", "I work at <company>" only hint.
+                let precise = following(text, next).map { words[$0].hash == atHash && words[next].hash != workHash } ?? false
+                findings.append(Finding(kind: .personalContext, range: word.start..<words[next].end,
+                                        level: precise ? .personal : .contextual))
+            }
+        }
+    }
+
+    /// The next word in the same sentence.
+    static func following(_ text: TextScan, _ index: Int) -> Int? {
+        let next = index + 1
+        guard next < text.words.count, text.words[next].sentence == text.words[index].sentence else { return nil }
+        return next
+    }
+
+    /// "my wife" → contextual; "my address is …", "my name: …", "my home address" → personal.
+    private static func scanMy(_ text: TextScan, _ index: Int, into findings: inout [Finding]) {
+        let words = text.words
+        guard let next = following(text, index) else { return }
+        let noun = words[next]
+        if noun.lexicon.contains(.relation) {
+            findings.append(Finding(kind: .personalContext, range: words[index].start..<noun.end, level: .contextual))
+        } else if noun.lexicon.contains(.personalNoun) {
+            var strong = text.at(noun.end) == 0x3A
+            if let after = following(text, next) {
+                strong = strong || words[after].lexicon.contains(.copula) || words[after].lexicon.contains(.personalNoun)
+            }
+            findings.append(Finding(kind: .personalContext, range: words[index].start..<noun.end,
+                                    level: strong ? .personal : .contextual))
+        }
+    }
+
+    /// "221B Baker Street", "1600 Pennsylvania Ave", "42 5th Avenue": a house number, one to three
+    /// capitalized (or ordinal) name words and a street suffix, separated by single spaces.
+    private static func scanAddress(_ text: TextScan, numberIndex: Int, into findings: inout [Finding]) {
+        let words = text.words
+        let number = words[numberIndex]
+        guard number.digits <= 6, number.letters <= 1, ByteClass.isDigit(text.bytes[number.start]) else { return }
+        var k = numberIndex + 1
+        var names = 0
+        while k < words.count, names <= 3, spacedOnly(text, words[k - 1].end, words[k].start) {
+            let w = words[k]
+            let suffix = w.lexicon.contains(.streetSuffix) || w.lexicon.contains(.streetSuffixShort)
+            if suffix, names > 0, w.isCapitalized || w.lexicon.contains(.streetSuffix) {
+                findings.append(Finding(kind: .streetAddress, range: number.start..<w.end))
+                return
+            }
+            let ordinal = w.digits > 0 && w.letters == 2
+            guard (w.isCapitalized && w.isAlphabetic) || ordinal else { return }
+            names += 1
+            k += 1
+        }
+    }
+
+    private static func spacedOnly(_ text: TextScan, _ end: Int, _ start: Int) -> Bool {
+        start - end == 1 && text.at(end) == 0x20
+    }
+
+    /// "date of birth".
+    private static func isDateOfBirthPhrase(_ text: TextScan, _ index: Int) -> Bool {
+        let words = text.words
+        return words[index].hash == dateHash && index + 2 < words.count && words[index + 1].hash == ofHash
+            && words[index + 2].hash == birthHash
+    }
+
+    /// A full date within six words after the cue: 12/03/1985, 1985-03-12, 3 March 1985, March 3.
+    private static func scanBirthDate(_ text: TextScan, cueIndex: Int, into findings: inout [Finding]) {
+        let words = text.words
+        var k = cueIndex + 1
+        while k < words.count, k <= cueIndex + 6, words[k].sentence == words[cueIndex].sentence {
+            let w = words[k]
+            if w.isNumber, let end = numericDateEnd(text, wordIndex: k) {
+                findings.append(Finding(kind: .dateOfBirth, range: words[cueIndex].start..<end)); return
+            }
+            if w.lexicon.contains(.month) {
+                let neighbours = [k - 1, k + 1].filter { $0 > cueIndex && $0 < words.count }
+                if let day = neighbours.first(where: { words[$0].isNumber && words[$0].digits <= 4 }) {
+                    findings.append(Finding(kind: .dateOfBirth, range: words[cueIndex].start..<words[max(day, k)].end))
+                    return
+                }
+            }
+            k += 1
+        }
+    }
+
+    /// Three numbers joined by '/', '-' or '.' (each separator one byte).
+    private static func numericDateEnd(_ text: TextScan, wordIndex: Int) -> Int? {
+        let words = text.words
+        guard wordIndex + 2 < words.count else { return nil }
+        let a = words[wordIndex], b = words[wordIndex + 1], c = words[wordIndex + 2]
+        guard b.isNumber, c.isNumber, b.start - a.end == 1, c.start - b.end == 1 else { return nil }
+        let s1 = text.at(a.end), s2 = text.at(b.end)
+        guard s1 == s2, s1 == 0x2F || s1 == 0x2D || s1 == 0x2E else { return nil }
+        return c.end
+    }
+}
