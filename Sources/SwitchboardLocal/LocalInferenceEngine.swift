@@ -18,6 +18,14 @@ public protocol LocalInferenceEngine: Sendable {
     /// task stops generation within one token. Errors are `InferenceError`s or `ProviderError`s.
     func generate(_ prompt: BuiltPrompt, maxTokens: Int, sampling: SamplingOptions)
         -> AsyncThrowingStream<LocalEngineEvent, any Error>
+    /// Times a prefill of `promptTokens` tokens and `generatedTokens` single-token decodes (benchmarks).
+    func measureThroughput(promptTokens: Int, generatedTokens: Int) async throws -> EngineThroughput
+}
+
+extension LocalInferenceEngine {
+    public func measureThroughput(promptTokens: Int, generatedTokens: Int) async throws -> EngineThroughput {
+        throw ProviderError.unavailable("this engine does not measure its throughput")
+    }
 }
 
 /// Opens a verified model file. `progress` gets 0...1.
