@@ -1,0 +1,18 @@
+/// SplitMix64: a tiny seedable generator so sampling replays exactly for a given seed. The module
+/// keeps its own copy because SwitchboardInference must not depend on SwitchboardCore.
+struct SplitMix64: RandomNumberGenerator, Sendable {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// Uniform in 0..<1 with 24 bits, matching Float precision.
+    mutating func nextFloat() -> Float { Float(next() >> 40) * 0x1.0p-24 }
+}
