@@ -42,6 +42,14 @@ final class ActivationBuffer {
         ActivationRow(planes: planes + index * columns, scales: scales + index * blocksPerRow, groupSums: groupSums + index * (columns / 32))
     }
 
+    /// Quantizes one row of `columns` floats into row `index`.
+    func quantizeRow(_ index: Int, _ x: UnsafePointer<Float>) {
+        switch kind {
+        case .q8_0: ActivationQuantizer.q8_0(x, columns: columns, into: row(index))
+        case .q8_K: ActivationQuantizer.q8_K(x, columns: columns, into: row(index))
+        }
+    }
+
     /// Quantizes `count` rows of `columns` floats (row stride `stride`).
     func quantize(_ input: UnsafePointer<Float>, rows count: Int, stride: Int) {
         for r in 0..<count {
