@@ -38,6 +38,23 @@ enum VectorMath {
         for i in 0..<count { y[i] = x[i] * scale * weight[i] }
     }
 
+    /// GELU tabulated over every fp16 input, rounded to fp16 (what ggml's CPU backend uses by default,
+    /// `GGML_GELU_FP16`): index = fp16 bit pattern.
+    static func geluHalfTable() -> [Float] {
+        (0..<65536).map { bits in
+            let x = HalfFloat.float(fromHalf: UInt16(bits))
+            return x.isFinite ? Float(Float16(geluTanh(x))) : 0
+        }
+    }
+
+    /// gelu(x) · g the way ggml computes it: through the fp16 table for -10 < x < 10.
+    @inline(__always)
+    static func gatedGelu(_ x: Float, _ g: Float, table: UnsafePointer<Float>) -> Float {
+        if x <= -10 { return 0 }
+        if x >= 10 { return x * g }
+        return table[Int(Float16(x).bitPattern)] * g
+    }
+
     /// GELU (tanh approximation), as ggml and HF `gelu_pytorch_tanh` define it.
     @inline(__always)
     static func geluTanh(_ z: Float) -> Float {

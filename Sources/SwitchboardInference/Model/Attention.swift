@@ -29,7 +29,8 @@ enum Attention {
         output.update(repeating: 0, count: headLength)
         for j in 0..<count {
             let value = layer.values + layer.slot(first + j) * width + kvHead * headLength
-            VectorMath.axpy(scores[j] * inv, value, output, count: headLength)
+            // llama.cpp's KQ·V matmul sees the probabilities converted to fp16.
+            VectorMath.axpy(Float(Float16(scores[j] * inv)), value, output, count: headLength)
         }
     }
 }

@@ -22,6 +22,8 @@ final class ForwardContext {
     let pool: WorkerPool
     let ropeLocal: RotaryEmbedding
     let ropeGlobal: RotaryEmbedding
+    /// fp16 GELU table (see `VectorMath.geluHalfTable`).
+    let geluTable: UnsafeMutablePointer<Float>
     /// Copies of the norm vectors (stable pointers for the hot loop).
     private let norms: UnsafeMutablePointer<Float>
 
@@ -34,17 +36,17 @@ final class ForwardContext {
         let file = model.file
         let vectors = g.layers.flatMap { [$0.attnNorm, $0.qNorm, $0.kNorm, $0.postAttentionNorm, $0.ffnNorm, $0.postFFNNorm] } + [g.outputNorm]
         let total = vectors.reduce(0) { $0 + $1.count }
-        norms = .allocate(capacity: total)
+        let n = UnsafeMutablePointer<Float>.allocate(capacity: total)
+        norms = n
         var offsets: [Int] = []
         var cursor = 0
         for v in vectors {
             offsets.append(cursor)
             v.withUnsafeBufferPointer { buffer in
-                if let base = buffer.baseAddress { (norms + cursor).update(from: base, count: v.count) }
+                if let base = buffer.baseAddress { (n + cursor).update(from: base, count: v.count) }
             }
             cursor += v.count
         }
-        let n = norms
         func vec(_ i: Int) -> UnsafePointer<Float> { UnsafePointer(n + offsets[i]) }
         let layers = g.layers.enumerated().map { il, l in
             Layer(attnNorm: vec(6 * il), qNorm: vec(6 * il + 1), kNorm: vec(6 * il + 2), postAttentionNorm: vec(6 * il + 3),
@@ -58,11 +60,16 @@ final class ForwardContext {
         let matrices = layers.flatMap { [$0.q, $0.k, $0.v, $0.output, $0.gate, $0.up, $0.down] } + [weights.output]
         scratch = ForwardScratch(architecture: a, batch: batch, contextLength: contextLength, threads: pool.threads,
                                  vocabulary: weights.output.rows, matrices: matrices)
+        let table = UnsafeMutablePointer<Float>.allocate(capacity: model.geluTable.count)
+        model.geluTable.withUnsafeBufferPointer { buffer in
+            if let base = buffer.baseAddress { table.initialize(from: base, count: buffer.count) }
+        }
+        geluTable = table
         ropeLocal = model.ropeLocal
         ropeGlobal = model.ropeGlobal
     }
 
-    deinit { norms.deallocate() }
+    deinit { norms.deallocate(); geluTable.deallocate() }
 
     /// out_j = W_j · input for every pair, sharing one quantization of `input` (`count` rows of
     /// W.columns floats); outputs have row stride W.rows. Rows are split across the workers.

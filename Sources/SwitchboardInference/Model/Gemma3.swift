@@ -99,10 +99,10 @@ enum Gemma3 {
             VectorMath.rmsNorm(x, weight: w.ffnNorm, eps: a.rmsEpsilon, count: d, into: s.normed + t * d)
         }
         c.multiply([(w.gate, s.gate), (w.up, s.up)], input: s.normed, count: n)
-        let ff = a.feedForwardLength
+        let ff = a.feedForwardLength, table = c.geluTable
         c.pool.run { worker in
             for i in c.pool.range(worker, of: n * ff, granularity: 64) {
-                s.gate[i] = VectorMath.geluTanh(s.gate[i]) * s.up[i]
+                s.gate[i] = VectorMath.gatedGelu(s.gate[i], s.up[i], table: table)
             }
         }
         c.multiply([(w.down, s.projected)], input: s.gate, count: n)
