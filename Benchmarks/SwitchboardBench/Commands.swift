@@ -11,6 +11,7 @@ protocol BenchCommand {
 /// Every subcommand; the first is the default when none is given.
 var benchCommands: [any BenchCommand.Type] {
     [
+        TokenizeCommand.self,
     ]
 }
 
