@@ -13,6 +13,7 @@ var benchCommands: [any BenchCommand.Type] {
     [
         AnalyzeCommand.self,
         RouteCommand.self,
+        TokenizeCommand.self,
     ]
 }
 

@@ -1,0 +1,113 @@
+/// How a row of f32 activations is quantized before an integer dot product (llama.cpp's
+/// `vec_dot_type`): Q8_0 (32-element blocks, fp16 scale) for Q4_0/Q5_0/Q8_0 weights, Q8_K
+/// (256-element blocks, f32 scale, group sums) for K-quant weights.
+enum ActivationKind: Sendable, Equatable {
+    case q8_0, q8_K
+
+    var blockSize: Int { self == .q8_0 ? 32 : 256 }
+}
+
+/// Quantized activations for up to `capacity` rows of `columns` values.
+///
+/// Layout chosen for the kernels: every 32 consecutive values are stored as 32 Int16, first the 16
+/// even-indexed ones then the 16 odd-indexed ones, so a weight group unpacked into even/odd Int16
+/// lanes multiplies them directly (no byte shuffles, which Swift SIMD does not lower well).
+final class ActivationBuffer {
+    let kind: ActivationKind
+    let columns: Int
+    let capacity: Int
+    /// `capacity * columns` Int16 in the even/odd group layout.
+    let planes: UnsafeMutablePointer<Int16>
+    /// One dequantization scale per block (Q8_0 scale already rounded through fp16).
+    let scales: UnsafeMutablePointer<Float>
+    /// Q8_K only: the sum of each 32-value group's quants (for the K-quant mins term).
+    let groupSums: UnsafeMutablePointer<Int32>
+
+    init(kind: ActivationKind, columns: Int, capacity: Int) {
+        self.kind = kind
+        self.columns = columns
+        self.capacity = capacity
+        planes = .allocate(capacity: capacity * columns)
+        scales = .allocate(capacity: capacity * columns / kind.blockSize)
+        groupSums = .allocate(capacity: capacity * columns / 32)
+    }
+
+    deinit {
+        planes.deallocate(); scales.deallocate(); groupSums.deallocate()
+    }
+
+    var blocksPerRow: Int { columns / kind.blockSize }
+
+    func row(_ index: Int) -> ActivationRow {
+        ActivationRow(planes: planes + index * columns, scales: scales + index * blocksPerRow, groupSums: groupSums + index * (columns / 32))
+    }
+
+    /// Quantizes one row of `columns` floats into row `index`.
+    func quantizeRow(_ index: Int, _ x: UnsafePointer<Float>) {
+        switch kind {
+        case .q8_0: ActivationQuantizer.q8_0(x, columns: columns, into: row(index))
+        case .q8_K: ActivationQuantizer.q8_K(x, columns: columns, into: row(index))
+        }
+    }
+
+    /// Quantizes `count` rows of `columns` floats (row stride `stride`).
+    func quantize(_ input: UnsafePointer<Float>, rows count: Int, stride: Int) {
+        for r in 0..<count {
+            let x = input + r * stride
+            let out = row(r)
+            switch kind {
+            case .q8_0: ActivationQuantizer.q8_0(x, columns: columns, into: out)
+            case .q8_K: ActivationQuantizer.q8_K(x, columns: columns, into: out)
+            }
+        }
+    }
+}
+
+/// One quantized activation row (pointers into an `ActivationBuffer`).
+struct ActivationRow {
+    let planes: UnsafeMutablePointer<Int16>
+    let scales: UnsafeMutablePointer<Float>
+    let groupSums: UnsafeMutablePointer<Int32>
+}
+
+enum ActivationQuantizer {
+    /// Position of value `j` (0..<32) of a group in the even/odd layout.
+    @inline(__always)
+    static func slot(_ j: Int) -> Int { (j >> 1) + (j & 1) * 16 }
+
+    /// `quantize_row_q8_0`: d = amax/127 stored as fp16, q = round(x·127/amax) (ties to even, as the
+    /// x86 SIMD path does).
+    static func q8_0(_ x: UnsafePointer<Float>, columns: Int, into out: ActivationRow) {
+        for b in 0..<columns / 32 {
+            let xb = x + 32 * b
+            var amax: Float = 0
+            for j in 0..<32 { amax = max(amax, abs(xb[j])) }
+            let d = amax / 127
+            let id: Float = amax != 0 ? 127 / amax : 0
+            let group = out.planes + 32 * b
+            for j in 0..<32 { group[slot(j)] = Int16((xb[j] * id).rounded(.toNearestOrEven)) }
+            out.scales[b] = HalfFloat.float(fromHalf: HalfFloat.half(from: d))
+        }
+    }
+
+    /// `quantize_row_q8_K_ref`: scale from the signed value of largest magnitude, q clamped to 127.
+    static func q8_K(_ x: UnsafePointer<Float>, columns: Int, into out: ActivationRow) {
+        for b in 0..<columns / 256 {
+            let xb = x + 256 * b
+            var amax: Float = 0, maxValue: Float = 0
+            for j in 0..<256 where abs(xb[j]) > amax { amax = abs(xb[j]); maxValue = xb[j] }
+            let iscale: Float = maxValue == 0 ? 0 : -127 / maxValue
+            for g in 0..<8 {
+                let group = out.planes + 256 * b + 32 * g
+                var sum: Int32 = 0
+                for j in 0..<32 {
+                    let v = maxValue == 0 ? 0 : min(127, Int16((iscale * xb[32 * g + j]).rounded(.toNearestOrEven)))
+                    group[slot(j)] = v
+                    sum += Int32(v)
+                }
+                out.groupSums[8 * b + g] = sum
+            }
+            out.scales[b] = maxValue == 0 ? 0 : 1 / iscale
+        }
+    }
+}

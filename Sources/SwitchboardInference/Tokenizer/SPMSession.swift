@@ -1,0 +1,107 @@
+/// llama.cpp's SentencePiece merge (`llm_tokenizer_spm_session`): start from UTF-8 characters,
+/// repeatedly merge the adjacent pair whose concatenation is the highest-scoring vocabulary piece
+/// (leftmost on ties), then emit each symbol's id or its bytes as byte tokens.
+struct SPMSession {
+    private struct Bigram {
+        var score: Float
+        var left: Int32
+        var right: Int32
+        var size: Int32
+
+        /// Heap order: higher score first, then the leftmost pair.
+        func precedes(_ other: Bigram) -> Bool {
+            score != other.score ? score > other.score : left < other.left
+        }
+    }
+
+    private var start: [Int32] = []
+    private var length: [Int32] = []
+    private var previous: [Int32] = []
+    private var next: [Int32] = []
+    private var heap: [Bigram] = []
+
+    /// Byte length of a UTF-8 sequence from its lead byte's high nibble (continuation bytes count as 1).
+    private static let sequenceLength: [Int32] = [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 3, 4]
+
+    mutating func tokenize(_ text: UnsafeBufferPointer<UInt8>, with tokenizer: Tokenizer, into output: inout [Int32]) {
+        guard !text.isEmpty else { return }
+        start.removeAll(keepingCapacity: true)
+        length.removeAll(keepingCapacity: true)
+        previous.removeAll(keepingCapacity: true)
+        next.removeAll(keepingCapacity: true)
+        heap.removeAll(keepingCapacity: true)
+
+        var offset = 0
+        while offset < text.count {
+            let n = min(Int(Self.sequenceLength[Int(text[offset] >> 4)]), text.count - offset)
+            let index = Int32(start.count)
+            start.append(Int32(offset))
+            length.append(Int32(n))
+            previous.append(index - 1)
+            offset += n
+            next.append(offset == text.count ? -1 : index + 1)
+        }
+        for left in 0..<(start.count - 1) { addBigram(Int32(left), Int32(left + 1), text, tokenizer) }
+
+        while let bigram = popBigram() {
+            let l = Int(bigram.left), r = Int(bigram.right)
+            guard length[l] != 0, length[r] != 0, length[l] + length[r] == bigram.size else { continue }
+            length[l] += length[r]
+            length[r] = 0
+            next[l] = next[r]
+            if next[r] >= 0 { previous[Int(next[r])] = bigram.left }
+            addBigram(previous[l], bigram.left, text, tokenizer)
+            addBigram(bigram.left, next[l], text, tokenizer)
+        }
+
+        var symbol: Int32 = 0
+        while symbol != -1 {
+            let s = Int(symbol)
+            let bytes = UnsafeBufferPointer(rebasing: text[Int(start[s])..<Int(start[s] + length[s])])
+            let id = tokenizer.pieces.lookup(bytes)
+            if id != PieceTable.notFound {
+                output.append(id)
+            } else {
+                for byte in bytes { output.append(tokenizer.byteTokenIDs[Int(byte)]) }
+            }
+            symbol = next[s]
+        }
+    }
+
+    private mutating func addBigram(_ left: Int32, _ right: Int32, _ text: UnsafeBufferPointer<UInt8>, _ tokenizer: Tokenizer) {
+        guard left >= 0, right >= 0 else { return }
+        let from = Int(start[Int(left)])
+        let size = length[Int(left)] + length[Int(right)]
+        let id = tokenizer.pieces.lookup(UnsafeBufferPointer(rebasing: text[from..<(from + Int(size))]))
+        guard id != PieceTable.notFound else { return }
+        pushBigram(Bigram(score: tokenizer.scores[Int(id)], left: left, right: right, size: size))
+    }
+
+    private mutating func pushBigram(_ bigram: Bigram) {
+        heap.append(bigram)
+        var child = heap.count - 1
+        while child > 0 {
+            let parent = (child - 1) / 2
+            guard heap[child].precedes(heap[parent]) else { break }
+            heap.swapAt(child, parent)
+            child = parent
+        }
+    }
+
+    private mutating func popBigram() -> Bigram? {
+        guard let top = heap.first else { return nil }
+        let last = heap.removeLast()
+        guard !heap.isEmpty else { return top }
+        heap[0] = last
+        var parent = 0
+        while true {
+            let left = 2 * parent + 1, right = left + 1
+            var best = parent
+            if left < heap.count, heap[left].precedes(heap[best]) { best = left }
+            if right < heap.count, heap[right].precedes(heap[best]) { best = right }
+            guard best != parent else { return top }
+            heap.swapAt(parent, best)
+            parent = best
+        }
+    }
+}
