@@ -11,6 +11,8 @@ protocol BenchCommand {
 /// Every subcommand; the first is the default when none is given.
 var benchCommands: [any BenchCommand.Type] {
     [
+        RunCommand.self,
+        AskCommand.self,
         AnalyzeCommand.self,
         RouteCommand.self,
         TokenizeCommand.self,
