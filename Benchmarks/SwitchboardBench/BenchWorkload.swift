@@ -15,7 +15,7 @@ enum BenchWorkload {
     static let sensitivePrompts = [
         "My SSN is 219-09-9999 and I need to update my tax form. The first step is",
         "Card 4111 1111 1111 1111, expiry 12/27, was charged twice. A polite complaint letter begins:",
-        "Patient note: diagnosed with type 2 diabetes, prescribed metformin 500 mg. Daily routine:",
+        "My doctor diagnosed me with type 2 diabetes and prescribed metformin. My daily routine:",
         "Transfer to IBAN DE89 3704 0044 0532 0130 00 failed yesterday. The bank said",
         "My passport number is X1234567 and it expires next month. To renew it I",
         "Our API key is sk-live-51HqLyjWDarjtT1zdp7dcXYZ and it leaked; the rotation plan is",
@@ -28,6 +28,10 @@ enum BenchWorkload {
         "Once upon a time, in a small village by the sea,",
         "The three primary colors are",
         "A good breakfast usually includes",
+        "Water boils at a temperature of",
+        "The best way to learn a new language is",
+        "In 1969, Neil Armstrong",
+        "The main ingredients of bread are",
     ]
 
     static let publicRemotePrompts = [
@@ -60,7 +64,7 @@ enum BenchWorkload {
             // Two of them are cancelled mid-generation on purpose.
             let cancel: BenchJob.Cancel? = i < 2 ? .afterFirstToken : nil
             jobs.append(BenchJob(label: "public-local", request: GenerationRequest(
-                prompt: publicLocalPrompts[i % publicLocalPrompts.count] + (i >= publicLocalPrompts.count ? " " : ""),
+                prompt: publicLocalPrompts[i % publicLocalPrompts.count] + (i < publicLocalPrompts.count ? "" : " (\(i))"),
                 priority: priorities[(i + 1) % 3], maxTokens: maxTokens, preferredProviders: [localID]), cancel: cancel))
         }
         let preferences: [[ProviderID]] = [[], [BenchFleet.flaky], [BenchFleet.slow], [BenchFleet.down], [],
