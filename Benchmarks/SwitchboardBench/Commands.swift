@@ -12,6 +12,9 @@ protocol BenchCommand {
 var benchCommands: [any BenchCommand.Type] {
     [
         TokenizeCommand.self,
+        ScoreCommand.self,
+        GenerateCommand.self,
+        EngineCommand.self,
     ]
 }
 
