@@ -16,6 +16,9 @@ var benchCommands: [any BenchCommand.Type] {
         AnalyzeCommand.self,
         RouteCommand.self,
         TokenizeCommand.self,
+        ScoreCommand.self,
+        GenerateCommand.self,
+        EngineCommand.self,
     ]
 }
 

@@ -5,8 +5,10 @@
 /// (Swift SIMD lowers 8/16-bit shifts and conversions to scalar loops; 32-bit shifts, masks and
 /// 16-bit multiplies become single AVX instructions).
 enum IntegerDot {
-    static let lowBytes: SIMD8<UInt32> = SIMD8(repeating: 0x00FF_00FF)
-    static let lowNibbles: SIMD8<UInt32> = SIMD8(repeating: 0x0F0F_0F0F)
+    // Computed, not stored: a `static let` is a lazily initialized global whose `swift_once` check
+    // in the inner loop clobbers every vector register.
+    @inline(__always) static var lowBytes: SIMD8<UInt32> { SIMD8(repeating: 0x00FF_00FF) }
+    @inline(__always) static var lowNibbles: SIMD8<UInt32> { SIMD8(repeating: 0x0F0F_0F0F) }
 
     /// Even/odd Int16 lanes of 32 unsigned bytes, each minus `offset`.
     @inline(__always)

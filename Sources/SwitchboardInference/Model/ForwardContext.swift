@@ -78,17 +78,28 @@ final class ForwardContext {
         let columns = first.0.columns
         let quantized = first.0.format.activationKind.flatMap { scratch.activations(kind: $0, columns: columns) }
         if let q = quantized {
-            pool.run { worker in
-                let rows = pool.range(worker, of: count)
-                for t in rows { q.quantizeRow(t, input + t * columns) }
-            }
+            pool.run(chunks: count) { t, _ in q.quantizeRow(t, input + t * columns) }
         }
-        pool.run { worker in
-            for (w, out) in pairs {
-                // Matrices quantized for a different activation kind (mixed types sharing an input) get their own.
-                let act = w.format.activationKind == first.0.format.activationKind ? quantized : nil
-                MatMul.multiply(w, input: input, quantized: act, count: count, rows: pool.range(worker, of: w.rows, granularity: 16), out: out, outStride: w.rows)
-            }
+        // Chunks of whole rows, several per worker so a stalled worker's share is picked up.
+        var chunkStarts: [Int] = []  // first chunk index of each pair
+        var rowsPerChunk: [Int] = []
+        var total = 0
+        for (w, _) in pairs {
+            let rows = max(16, (w.rows / (pool.threads * 8) + 15) / 16 * 16)
+            chunkStarts.append(total)
+            rowsPerChunk.append(rows)
+            total += (w.rows + rows - 1) / rows
+        }
+        let kind = first.0.format.activationKind
+        pool.run(chunks: total) { chunk, _ in
+            var p = pairs.count - 1
+            while chunkStarts[p] > chunk { p -= 1 }
+            let (w, out) = pairs[p]
+            let lower = (chunk - chunkStarts[p]) * rowsPerChunk[p]
+            let rows = lower..<min(w.rows, lower + rowsPerChunk[p])
+            // A matrix needing a different activation kind than the first (mixed types) takes the float path.
+            let act = w.format.activationKind == kind ? quantized : nil
+            MatMul.multiply(w, input: input, quantized: act, count: count, rows: rows, out: out, outStride: w.rows)
         }
     }
 }

@@ -100,8 +100,9 @@ enum Gemma3 {
         }
         c.multiply([(w.gate, s.gate), (w.up, s.up)], input: s.normed, count: n)
         let ff = a.feedForwardLength, table = c.geluTable
-        c.pool.run { worker in
-            for i in c.pool.range(worker, of: n * ff, granularity: 64) {
+        let parts = max(1, n * ff / 4096)
+        c.pool.run(chunks: parts) { part, _ in
+            for i in WorkerPool.range(part, of: n * ff, parts: parts, granularity: 64) {
                 s.gate[i] = VectorMath.gatedGelu(s.gate[i], s.up[i], table: table)
             }
         }
@@ -118,14 +119,12 @@ enum Gemma3 {
         let a = c.architecture, s = c.scratch, hk = a.keyLength
         let group = a.headCount / a.headCountKV
         let layer = c.cache.layers[il], width = c.cache.width
-        c.pool.run { worker in
-            let scores = s.scores + worker * s.scoreCapacity
-            for item in c.pool.range(worker, of: n * a.headCount) {
-                let t = item / a.headCount, h = item % a.headCount
-                let out = s.attention + t * a.queryLength + h * hk
-                Attention.head(query: s.q + t * a.queryLength + h * hk, layer: layer, width: width, kvHead: h / group,
-                               headLength: hk, position: start + t, window: window, scores: scores, output: out)
-            }
+        c.pool.run(chunks: n * a.headCount) { item, worker in
+            let t = item / a.headCount, h = item % a.headCount
+            let out = s.attention + t * a.queryLength + h * hk
+            Attention.head(query: s.q + t * a.queryLength + h * hk, layer: layer, width: width, kvHead: h / group,
+                           headLength: hk, position: start + t, window: window,
+                           scores: s.scores + worker * s.scoreCapacity, output: out)
         }
     }
 }
