@@ -32,6 +32,7 @@ enum RouteCommand: BenchCommand {
             let elapsed = start.duration(to: clock.now).components
             samples.append(elapsed.seconds * 1_000_000_000 + elapsed.attoseconds / 1_000_000_000)
         }
+        let sequentialSeconds = Double(samples.reduce(0, +)) / 1e9
         samples.sort()
         let p50 = Double(samples[samples.count / 2]) / 1000
         let p99 = Double(samples[min(samples.count - 1, samples.count * 99 / 100)]) / 1000
@@ -51,6 +52,9 @@ enum RouteCommand: BenchCommand {
         let seconds = started.duration(to: clock.now).seconds
         let perSecond = Double(count) / max(seconds, 1e-9)
         let counts = await coordinator.requestCounts()
+        if arguments.flag("debug") {
+            printError(String(format: "sequential: %.0f requests/s (sum of latencies)", Double(count) / sequentialSeconds))
+        }
 
         if arguments.flag("json") {
             print("{\"requests\": \(count), \"concurrency\": \(concurrency), "
@@ -67,7 +71,7 @@ enum RouteCommand: BenchCommand {
     }
 
     static func makeCoordinator(concurrency: Int, cache: Bool) -> Coordinator {
-        let tokens = ["Fine", ",", " thanks", "."]
+        let tokens = ["Fine", " thanks", "."]
         let local = ScriptedProvider(
             id: "local-instant",
             capabilities: ProviderCapabilities(isOnDevice: true, maxContextTokens: 8192,

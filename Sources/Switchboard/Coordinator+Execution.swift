@@ -74,7 +74,7 @@ extension Coordinator {
                 }
                 if Task.isCancelled { return .failure(.cancelled) }
                 if let deadline = run.deadline, clock.now() >= deadline { return .failure(.deadlineExceeded) }
-                let admission = registry.admit(id, at: clock.now())
+                let admission = registry[id]?.breaker.admit(at: clock.now()) ?? .rejected
                 if admission == .rejected {
                     run.skipped.append(Ineligibility(provider: id, reason: .circuitOpen)); continue candidates
                 }
@@ -82,7 +82,7 @@ extension Coordinator {
                 do {
                     lease = try await loadBalancer.acquire(id, priority: request.priority)
                 } catch {
-                    if admission == .probe { registry.releaseProbe(id) }
+                    if admission == .probe { registry[id]?.breaker.recordCancelled() }
                     if error == .cancelled { return .failure(.cancelled) }
                     run.slotError = error
                     continue candidates

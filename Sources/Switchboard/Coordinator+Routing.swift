@@ -48,11 +48,12 @@ extension Coordinator {
     func refreshAvailability() async {
         let now = clock.now()
         let stale = registry.staleAvailability(at: now, interval: configuration.stateRefreshInterval)
-        for (id, provider) in stale {
+        for entry in stale {
             // Marked first so requests arriving meanwhile do not ask again.
-            registry.setAvailability(registry[id]?.availability ?? .ready, for: id, at: now)
-            let availability = await provider.availability()
-            registry.setAvailability(availability, for: id, at: clock.now())
+            entry.availabilityCheckedAt = now
+            let availability = await entry.provider.availability()
+            entry.availability = availability
+            entry.availabilityCheckedAt = clock.now()
         }
     }
 }

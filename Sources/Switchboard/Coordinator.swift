@@ -74,8 +74,7 @@ public actor Coordinator {
 
     /// The provider's circuit breaker state now, or nil if it is not registered.
     public func breakerState(for id: ProviderID) -> CircuitBreaker.State? {
-        guard registry[id] != nil else { return nil }
-        return registry.candidates(at: clock.now()).first { $0.id == id }?.breaker
+        registry[id]?.breaker.currentState(at: clock.now())
     }
 
     /// What routing has learned about a provider's speed and errors.
@@ -83,7 +82,7 @@ public actor Coordinator {
 
     /// The optimizer's score weights now in use.
     public func weights() -> [ProviderID: Double] {
-        registry.entries.mapValues(\.weight)
+        Dictionary(uniqueKeysWithValues: registry.entries.map { ($0.id, $0.weight) })
     }
 
     /// Answers `request` with the full text once generation has finished.

@@ -19,6 +19,18 @@ public actor LoadBalancer {
         public var limit: Int
     }
 
+    /// Lifetime counts of how slot requests ended.
+    public struct Statistics: Sendable, Hashable {
+        /// Slots handed out at once.
+        public var immediate = 0
+        /// Slots handed out after a wait.
+        public var afterWaiting = 0
+        public var overloaded = 0
+        public var timedOut = 0
+        /// Waiters whose task was cancelled while queued.
+        public var cancelled = 0
+    }
+
     /// Receives (provider, queued, in flight, capacity); in the runtime, `MetricsActor.recordQueue`.
     public typealias QueueReporter = @Sendable (ProviderID, Int, Int, Int) async -> Void
 
@@ -28,16 +40,25 @@ public actor LoadBalancer {
         var timer: Task<Void, Never>?
     }
 
-    struct Lane {
+    /// A reference, so the hot path mutates it in place without copying its queue.
+    final class Lane {
         var limit: Int
         var inFlight = 0
         var queue: WaitQueue<Waiter>
-        var reported = false
+        init(limit: Int, queue: WaitQueue<Waiter>) { self.limit = limit; self.queue = queue }
+
+        /// Takes a slot if one is free and nobody waits ahead.
+        func takeFreeSlot() -> Bool {
+            guard inFlight < limit, queue.isEmpty else { return false }
+            inFlight += 1
+            return true
+        }
     }
 
     private var lanes: [ProviderID: Lane] = [:]
     private var outstanding: Set<UInt64> = []
     private var nextID: UInt64 = 0
+    public private(set) var statistics = Statistics()
     private let defaultLimit: Int
     private let policy: QueuePolicy
     private let clock: ClockSource
@@ -52,7 +73,9 @@ public actor LoadBalancer {
                 reporter: QueueReporter? = nil) {
         self.defaultLimit = max(1, defaultLimit); policy = queuePolicy; self.clock = ClockSource(clock)
         self.reporter = reporter; self.reportInterval = reportInterval
-        for (provider, limit) in limits { lanes[provider] = Lane(limit: max(1, limit), queue: WaitQueue(capacity: queuePolicy.maxQueueLength)) }
+        for (provider, limit) in limits {
+            lanes[provider] = Lane(limit: max(1, limit), queue: WaitQueue(capacity: queuePolicy.maxQueueLength))
+        }
     }
 
     /// Takes a slot on `provider`, waiting if none is free.
@@ -62,16 +85,23 @@ public actor LoadBalancer {
         if Task.isCancelled { throw .cancelled }
         nextID &+= 1
         let id = nextID
-        let granted = lanes[provider, default: newLane()].withFreeSlot()
-        if granted {
+        let lane = self.lane(provider)
+        if lane.takeFreeSlot() {
+            statistics.immediate += 1
             outstanding.insert(id)
             return Lease(provider: provider, id: id, queueWait: .zero)
         }
-        guard lanes[provider, default: newLane()].queue.count < policy.maxQueueLength else { throw .overloaded(provider) }
+        guard lane.queue.count < policy.maxQueueLength else {
+            statistics.overloaded += 1
+            throw .overloaded(provider)
+        }
         let enqueuedAt = clock.now()
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Result<Lease, SwitchboardError>, Never>) in
-                if Task.isCancelled { continuation.resume(returning: .failure(.cancelled)); return }
+                if Task.isCancelled {
+                    statistics.cancelled += 1
+                    continuation.resume(returning: .failure(.cancelled)); return
+                }
                 var timer: Task<Void, Never>?
                 if let timeout = policy.timeout {
                     let clock = clock
@@ -81,8 +111,9 @@ public actor LoadBalancer {
                     }
                 }
                 let waiter = Waiter(continuation: continuation, enqueuedAt: enqueuedAt, timer: timer)
-                if !lanes[provider, default: newLane()].queue.enqueue(waiter, id: id, priority: priority) {
+                if !lane.queue.enqueue(waiter, id: id, priority: priority) {
                     timer?.cancel()
+                    statistics.overloaded += 1
                     continuation.resume(returning: .failure(.overloaded(provider)))
                 }
             }
@@ -96,22 +127,23 @@ public actor LoadBalancer {
     /// Gives a slot back and hands it to the next waiter, if any. Releasing twice is harmless.
     public func release(_ lease: Lease) async {
         guard outstanding.remove(lease.id) != nil else { return }
-        lanes[lease.provider, default: newLane()].inFlight -= 1
-        grantWaiters(on: lease.provider)
+        let lane = self.lane(lease.provider)
+        lane.inFlight -= 1
+        if !lane.queue.isEmpty { grantWaiters(on: lease.provider) }
         await reportIfDue()
     }
 
     /// Sets the number of slots of `provider` (at least 1); waiters are admitted at once if it grew.
     /// Calls in flight above a lowered limit finish normally.
     public func setLimit(_ limit: Int, for provider: ProviderID) {
-        lanes[provider, default: newLane()].limit = max(1, limit)
+        lane(provider).limit = max(1, limit)
         grantWaiters(on: provider)
     }
 
     public func limit(for provider: ProviderID) -> Int { lanes[provider]?.limit ?? defaultLimit }
 
     public func status(of provider: ProviderID) -> Status {
-        let lane = lanes[provider] ?? newLane()
+        guard let lane = lanes[provider] else { return Status(inFlight: 0, queued: 0, limit: defaultLimit) }
         return Status(inFlight: lane.inFlight, queued: lane.queue.count, limit: lane.limit)
     }
 
@@ -138,12 +170,18 @@ public actor LoadBalancer {
         await flushReports()
     }
 
-    private func newLane() -> Lane { Lane(limit: defaultLimit, queue: WaitQueue(capacity: policy.maxQueueLength)) }
+    private func lane(_ provider: ProviderID) -> Lane {
+        if let lane = lanes[provider] { return lane }
+        let lane = Lane(limit: defaultLimit, queue: WaitQueue(capacity: policy.maxQueueLength))
+        lanes[provider] = lane
+        return lane
+    }
 
     private func grantWaiters(on provider: ProviderID) {
-        while let lane = lanes[provider], lane.inFlight < lane.limit,
-              let (id, waiter) = lanes[provider]?.queue.dequeue() {
-            lanes[provider]?.inFlight += 1
+        let lane = self.lane(provider)
+        while lane.inFlight < lane.limit, let (id, waiter) = lane.queue.dequeue() {
+            lane.inFlight += 1
+            statistics.afterWaiting += 1
             outstanding.insert(id)
             waiter.timer?.cancel()
             let wait = clock.now() - waiter.enqueuedAt
@@ -155,15 +193,7 @@ public actor LoadBalancer {
     private func expire(_ id: UInt64, on provider: ProviderID, with error: SwitchboardError) {
         guard let waiter = lanes[provider]?.queue.remove(id: id) else { return }
         waiter.timer?.cancel()
+        if error == .cancelled { statistics.cancelled += 1 } else { statistics.timedOut += 1 }
         waiter.continuation.resume(returning: .failure(error))
-    }
-}
-
-extension LoadBalancer.Lane {
-    /// Takes a slot if one is free and nobody waits ahead.
-    mutating func withFreeSlot() -> Bool {
-        guard inFlight < limit, queue.isEmpty else { return false }
-        inFlight += 1
-        return true
     }
 }

@@ -40,7 +40,7 @@ extension Lexicon {
         (.password, "password passwd pwd passphrase passcode pin"),
         (.secretNoun, "key token secret apikey"),
         (.secretQualifier, "api apikey access auth secret private client refresh bearer"),
-        (.phoneContext, "call phone tel telephone mobile cell whatsapp fax reach ring dial"),
+        (.phoneContext, "call phone tel telephone mobile cell text whatsapp fax reach ring dial"),
         (.cardContext, "card credit debit visa mastercard amex cc"),
         (.streetSuffix, """
             street avenue road boulevard lane drive court place terrace parkway highway way circle square

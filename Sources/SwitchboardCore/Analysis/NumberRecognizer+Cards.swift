@@ -3,6 +3,8 @@ extension NumberRecognizer {
     /// prefix or card words nearby.
     static func findCards(_ text: TextScan, _ groups: [Group], into findings: inout [Finding]) {
         for startIndex in groups.indices {
+            // A group after '.' or a parenthesis is a decimal part or a phone's tail, not a card's start.
+            if startIndex > 0, groups[startIndex].separator != 0x20, groups[startIndex].separator != 0x2D { continue }
             var digits = 0
             var endIndex = startIndex
             while endIndex < groups.count {

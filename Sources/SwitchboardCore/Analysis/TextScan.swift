@@ -66,9 +66,11 @@ public struct TextScan: Sendable {
                 continue
             }
             if byte == 0x2E || byte == 0x21 || byte == 0x3F || byte == 0x3B {
-                // '.', '!', '?', ';' end a sentence when whitespace or the end follows.
+                // '.', '!', '?', ';' end a sentence when whitespace or the end follows, except the dot of a
+                // short abbreviation ("no.", "Dr.", "St.").
                 let next = at(i + 1)
-                if next == 0 || ByteClass.isWhitespace(next) { sentence += 1 }
+                let abbreviation = byte == 0x2E && words.last.map { $0.end == i && $0.digits == 0 && $0.letters <= 2 } == true
+                if (next == 0 || ByteClass.isWhitespace(next)) && !abbreviation { sentence += 1 }
             } else if byte == 0x0A {
                 sentence += 1
             } else if byte >= 0x80 {

@@ -1,0 +1,90 @@
+import Foundation
+import SwitchboardCore
+import SwitchboardRemote
+
+/// The OpenAI-compatible provider as subcommands (`ask`, ...) configure it from the command line:
+///
+///     --openai-base-url URL     e.g. http://127.0.0.1:8080/v1 (llama.cpp), http://127.0.0.1:11434/v1 (Ollama)
+///     --openai-model NAME       the server's model name (default: gemma)
+///     --openai-key-env VAR      read the API key from this environment variable (default: none)
+///     --openai-context N        the server's context length in tokens (default: 2048)
+///     --openai-timeout SECONDS  request and idle timeout (default: 120)
+///     --openai-no-stream-usage  do not send stream_options.include_usage (for servers that reject it)
+///     --openai-json-object      request JSON as {"type":"json_object","schema":...} (llama-cpp-python)
+///     --openai-price IN,OUT     US dollars per million input and output tokens (default: free)
+///     --openai-budget USD       refuse requests past this spend
+struct RemoteOptions {
+    static let usage = """
+          --openai-base-url URL    an OpenAI-compatible server (llama.cpp, Ollama, vLLM, LM Studio, OpenAI)
+          --openai-model NAME      model name on that server (default: gemma)
+          --openai-key-env VAR     environment variable holding its API key (default: none)
+          --openai-context N       its context length in tokens (default: 2048)
+          --openai-timeout SECONDS request and idle timeout (default: 120)
+          --openai-no-stream-usage do not ask for usage in streams
+          --openai-json-object     use {"type":"json_object","schema":...} for JSON output (llama-cpp-python)
+          --openai-price IN,OUT    dollars per million input,output tokens (default: 0,0)
+          --openai-budget USD      spending limit for the provider
+        """
+
+    struct Invalid: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    var baseURL: URL
+    var model: String
+    var keyVariable: String?
+    var contextTokens: Int
+    var timeout: Duration
+    var includeStreamUsage: Bool
+    var jsonObject: Bool
+    var pricing: TokenPricing
+    var budgetUSD: Double?
+
+    /// Nil when `--openai-base-url` is absent (no remote provider wanted); throws on bad values.
+    init?(_ arguments: Arguments) throws {
+        guard let base = arguments.string("openai-base-url") else { return nil }
+        guard let url = URL(string: base), let scheme = url.scheme, ["http", "https"].contains(scheme), url.host != nil else {
+            throw Invalid(description: "--openai-base-url must be an http(s) URL such as http://127.0.0.1:8080/v1, got '\(base)'")
+        }
+        baseURL = url
+        model = arguments.string("openai-model") ?? "gemma"
+        keyVariable = arguments.string("openai-key-env")
+        contextTokens = arguments.int("openai-context") ?? 2048
+        guard contextTokens > 0 else { throw Invalid(description: "--openai-context must be a positive number of tokens") }
+        let seconds = arguments.double("openai-timeout") ?? 120
+        guard seconds > 0 else { throw Invalid(description: "--openai-timeout must be positive") }
+        timeout = .seconds(seconds)
+        includeStreamUsage = !arguments.flag("openai-no-stream-usage")
+        jsonObject = arguments.flag("openai-json-object")
+        if let price = arguments.string("openai-price") {
+            let parts = price.split(separator: ",").compactMap { Double($0) }
+            guard parts.count == 2, parts.allSatisfy({ $0 >= 0 }) else {
+                throw Invalid(description: "--openai-price takes two non-negative numbers, e.g. 0.15,0.60")
+            }
+            pricing = TokenPricing(inputPerMillion: parts[0], outputPerMillion: parts[1])
+        } else {
+            pricing = .free
+        }
+        budgetUSD = arguments.double("openai-budget")
+    }
+
+    /// Builds the provider; the key (if any) is read from the named variable on each request.
+    func makeProvider(ledger: UsageLedger = UsageLedger(), log: (@Sendable (String) -> Void)? = nil,
+                      environment: [String: String] = ProcessInfo.processInfo.environment) throws -> OpenAICompatibleProvider {
+        let id: ProviderID = "openai-compatible"
+        var credentials = APICredentials.none
+        if let keyVariable {
+            guard environment[keyVariable].flatMap(APIKey.init) != nil else {
+                throw Invalid(description: "--openai-key-env names \(keyVariable), which is not set or empty")
+            }
+            credentials = .store(EnvironmentKeyStore(variables: [id: keyVariable], environment: environment), KeyReference(id))
+        }
+        let settings = RemoteProviderSettings(maxContextTokens: contextTokens, supportsStructuredOutput: true, pricing: pricing,
+                                              requestTimeout: timeout, idleTimeout: timeout, budgetUSD: budgetUSD,
+                                              ledger: ledger, log: log)
+        return OpenAICompatibleProvider(.init(id: id, baseURL: baseURL, model: model, credentials: credentials,
+                                              includeStreamUsage: includeStreamUsage,
+                                              responseFormatStyle: jsonObject ? .jsonObjectWithSchema : .jsonSchema,
+                                              settings: settings))
+    }
+}

@@ -1,0 +1,125 @@
+import Foundation
+import SwitchboardCore
+
+/// Anthropic's Messages API (`POST {base}/messages`, version 2023-06-01).
+struct AnthropicWireFormat: RemoteWireFormat {
+    static let apiVersion = "2023-06-01"
+    var baseURL: URL
+    var model: String
+    var extraHeaders: [String: String]
+
+    var dialect: APIDialect { .anthropic }
+    var requiresKey: Bool { true }
+
+    func httpRequest(for request: ProviderRequest, key: APIKey?, streaming: Bool) throws -> HTTPRequest {
+        let generation = request.request
+        let conversation = try RemoteConversation(generation)
+        let messages: [JSONValue] = conversation.turns.map { turn in
+            var parts: [JSONValue] = turn.images.map { image in
+                ["type": "image", "source": ["type": "base64", "media_type": .string(image.mimeType), "data": .base64(image)]]
+            }
+            if !turn.text.isEmpty { parts.append(["type": "text", "text": .string(turn.text)]) }
+            return ["role": .string(turn.role.rawValue), "content": .array(parts)]
+        }
+        var system = conversation.system
+        if let schema = try RemoteConversation.schema(generation.output) {
+            // The Messages API has no response_format: the schema goes into the instructions.
+            let schemaText = String(decoding: try schema.encoded(), as: UTF8.self)
+            system.append("Reply with one JSON value only, no prose and no code fences, matching this JSON Schema:\n" + schemaText)
+        }
+        var body: [String: JSONValue] = [
+            "model": .string(model), "messages": .array(messages), "max_tokens": .int(generation.maxTokens),
+            "temperature": .double(min(1, generation.sampling.temperature)),
+        ]
+        if streaming { body["stream"] = true }
+        if !system.isEmpty { body["system"] = .string(system.joined(separator: "\n\n")) }
+        if let topP = generation.sampling.topP { body["top_p"] = .double(topP) }
+        if let topK = generation.sampling.topK { body["top_k"] = .int(topK) }
+        if !generation.sampling.stopSequences.isEmpty {
+            body["stop_sequences"] = .array(generation.sampling.stopSequences.map { .string($0) })
+        }
+        var headers = extraHeaders
+        headers["Content-Type"] = "application/json"
+        headers["Accept"] = streaming ? "text/event-stream" : "application/json"
+        headers["anthropic-version"] = Self.apiVersion
+        if let key { headers["x-api-key"] = key.revealForAuthenticationHeader() }
+        return HTTPRequest(url: try endpoint(baseURL, "messages"), headers: headers, body: try JSONValue.object(body).encoded())
+    }
+
+    func decodeReply(_ body: Data, errors: APIErrorMapper) throws -> RemoteReply {
+        guard let json = try? JSONValue.decode(body) else { throw ProviderError.malformedResponse("the reply is not valid JSON") }
+        if json["type"]?.stringValue == "error" { throw AnthropicStreamDecoder.error(json, body: body, errors: errors) }
+        guard let content = json["content"]?.arrayValue else { throw ProviderError.malformedResponse("the reply has no content") }
+        let text = content.filter { $0["type"]?.stringValue == "text" }.compactMap { $0["text"]?.stringValue }.joined()
+        let usage = json["usage"].map {
+            TokenUsage(promptTokens: $0["input_tokens"]?.intValue ?? 0, completionTokens: $0["output_tokens"]?.intValue ?? 0)
+        }
+        return RemoteReply(text: text, finish: try AnthropicStreamDecoder.finishReason(json["stop_reason"]?.stringValue), usage: usage)
+    }
+
+    func makeDecoder() -> AnthropicStreamDecoder { AnthropicStreamDecoder() }
+}
+
+/// `message_start` → `content_block_*` → `message_delta` → `message_stop`, with `ping` and `error`.
+struct AnthropicStreamDecoder: RemoteStreamDecoder {
+    private var inputTokens: Int?
+    private var outputTokens: Int?
+    private var finish: FinishReason?
+    private(set) var isDone = false
+
+    mutating func decode(_ event: SSEEvent, errors: APIErrorMapper) throws -> [String] {
+        if event.type == "ping" { return [] }
+        let json = try Self.json(event)
+        switch json["type"]?.stringValue ?? event.type {
+        case "message_start":
+            let usage = json["message"]?["usage"]
+            inputTokens = usage?["input_tokens"]?.intValue ?? inputTokens
+            outputTokens = usage?["output_tokens"]?.intValue ?? outputTokens
+        case "content_block_delta":
+            if json["delta"]?["type"]?.stringValue == "text_delta", let text = json["delta"]?["text"]?.stringValue {
+                return [text]
+            }
+        case "message_delta":
+            if let reason = json["delta"]?["stop_reason"]?.stringValue { finish = try Self.finishReason(reason) }
+            inputTokens = json["usage"]?["input_tokens"]?.intValue ?? inputTokens
+            outputTokens = json["usage"]?["output_tokens"]?.intValue ?? outputTokens
+        case "message_stop":
+            isDone = true
+        case "error":
+            throw Self.error(json, body: Data(event.data.utf8), errors: errors)
+        default:
+            break // ping, content_block_start/stop, and event types added later
+        }
+        return []
+    }
+
+    func result() throws -> (FinishReason, TokenUsage?) {
+        guard isDone else { throw ProviderError.malformedResponse("the stream ended without message_stop") }
+        let usage = (inputTokens != nil || outputTokens != nil)
+            ? TokenUsage(promptTokens: inputTokens ?? 0, completionTokens: outputTokens ?? 0) : nil
+        return (finish ?? .stop, usage)
+    }
+
+    static func finishReason(_ reason: String?) throws -> FinishReason {
+        switch reason {
+        case "max_tokens": return .length
+        case "refusal": throw ProviderError.contentPolicy("the model refused to answer")
+        default: return .stop
+        }
+    }
+
+    /// Error objects carry a type instead of a status; map the type to the status it stands for.
+    static func error(_ json: JSONValue, body: Data, errors: APIErrorMapper) -> ProviderError {
+        let status: Int = switch json["error"]?["type"]?.stringValue {
+        case "invalid_request_error": 400
+        case "authentication_error": 401
+        case "permission_error": 403
+        case "not_found_error": 404
+        case "request_too_large": 413
+        case "rate_limit_error": 429
+        case "overloaded_error": 529
+        default: 500
+        }
+        return errors.map(status: status, headers: [:], body: body)
+    }
+}

@@ -1,0 +1,211 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Synchronization
+import SwitchboardCore
+
+/// Bridges one URLSession data task to async code: the response head through a continuation, the body
+/// as chunks pulled by the consumer. Buffering is bounded: a consumer that falls more than
+/// `maxBuffered` bytes behind fails the stream (URLSession on Linux cannot pause a receive).
+/// Timers: a deadline until the head (or, for whole-body reads, until the end) and an idle timer while
+/// the consumer waits for bytes.
+final class DataTaskBridge: NSObject, URLSessionDataDelegate, Sendable {
+    struct Head: Sendable {
+        var status: Int
+        var headers: [String: String]
+    }
+
+    private struct State {
+        var task: URLSessionDataTask?
+        var head: Head?
+        var headWaiter: CheckedContinuation<Head, any Error>?
+        var chunks: [Data] = []
+        var chunkStart = 0
+        var buffered = 0
+        var completed = false
+        /// How the network ended the body; delivered after the buffered chunks.
+        var endError: ProviderError?
+        /// A local abort (cancel, timeout, overflow); delivered at once.
+        var abort: ProviderError?
+        var bodyWaiter: CheckedContinuation<Data?, any Error>?
+        var idleTimer: Task<Void, Never>?
+        var deadlineTimer: Task<Void, Never>?
+        var waitGeneration = 0
+        var deadlineCoversBody = false
+    }
+
+    private let state = Mutex(State())
+    private let clock: ClockSource
+    private let maxBuffered: Int
+    private let idleTimeout: Duration
+
+    init(clock: ClockSource, maxBuffered: Int, idleTimeout: Duration) {
+        self.clock = clock; self.maxBuffered = maxBuffered; self.idleTimeout = idleTimeout
+        super.init()
+    }
+
+    /// Starts the deadline: until the response head, or until the body ends when `coversBody`.
+    func start(_ task: URLSessionDataTask, deadline: Duration, coversBody: Bool) {
+        let timer = Task { [clock] in
+            do { try await clock.sleep(for: deadline) } catch { return }
+            self.abort(.timeout)
+        }
+        state.withLock { s in
+            s.task = task; s.deadlineTimer = timer; s.deadlineCoversBody = coversBody
+        }
+        task.resume()
+    }
+
+    func awaitHead() async throws -> Head {
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Head, any Error>) in
+                let ready: Result<Head, ProviderError>? = state.withLock { s in
+                    if let abort = s.abort { return .failure(abort) }
+                    if let head = s.head { return .success(head) }
+                    if s.completed { return .failure(s.endError ?? .transport("the connection closed before a response")) }
+                    s.headWaiter = continuation
+                    return nil
+                }
+                if let ready { continuation.resume(with: ready) }
+            }
+        } onCancel: {
+            self.abort(.cancelled)
+        }
+    }
+
+    /// The next body chunk; nil at the end of the body.
+    func nextChunk() async throws -> Data? {
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Data?, any Error>) in
+                let ready: Result<Data?, ProviderError>? = state.withLock { s in
+                    if let abort = s.abort { return .failure(abort) }
+                    if s.chunkStart < s.chunks.count {
+                        let chunk = s.chunks[s.chunkStart]
+                        s.chunks[s.chunkStart] = Data()
+                        s.chunkStart += 1
+                        s.buffered -= chunk.count
+                        if s.chunkStart == s.chunks.count { s.chunks.removeAll(keepingCapacity: true); s.chunkStart = 0 }
+                        return .success(chunk)
+                    }
+                    if s.completed { return s.endError.map { .failure($0) } ?? .success(nil) }
+                    s.bodyWaiter = continuation
+                    s.waitGeneration += 1
+                    let generation = s.waitGeneration
+                    let timeout = idleTimeout
+                    s.idleTimer = Task { [clock] in
+                        do { try await clock.sleep(for: timeout) } catch { return }
+                        self.idleTimerFired(generation)
+                    }
+                    return nil
+                }
+                if let ready { continuation.resume(with: ready) }
+            }
+        } onCancel: {
+            self.abort(.cancelled)
+        }
+    }
+
+    /// Fails everything now and cancels the data task (which closes the connection).
+    func abort(_ error: ProviderError) {
+        let (task, headWaiter, bodyWaiter, timers, reason) = state.withLock { s in
+            if s.abort == nil { s.abort = error }
+            let taken = (s.task, s.headWaiter, s.bodyWaiter, [s.idleTimer, s.deadlineTimer], s.abort ?? error)
+            s.headWaiter = nil; s.bodyWaiter = nil; s.idleTimer = nil; s.deadlineTimer = nil
+            return taken
+        }
+        timers.forEach { $0?.cancel() }
+        headWaiter?.resume(throwing: reason)
+        bodyWaiter?.resume(throwing: reason)
+        task?.cancel()
+    }
+
+    private func idleTimerFired(_ generation: Int) {
+        let stillWaiting = state.withLock { s in s.waitGeneration == generation && s.bodyWaiter != nil }
+        if stillWaiting { abort(.timeout) }
+    }
+
+    // MARK: URLSessionDataDelegate
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+                    completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void) {
+        let http = response as? HTTPURLResponse
+        var headers: [String: String] = [:]
+        for (name, value) in http?.allHeaderFields ?? [:] {
+            if let name = name as? String { headers[name.lowercased()] = "\(value)" }
+        }
+        let head = Head(status: http?.statusCode ?? 0, headers: headers)
+        let (waiter, deadline) = state.withLock { s in
+            s.head = head
+            let taken = (s.headWaiter, s.deadlineCoversBody ? nil : s.deadlineTimer)
+            s.headWaiter = nil
+            if !s.deadlineCoversBody { s.deadlineTimer = nil }
+            return taken
+        }
+        deadline?.cancel()
+        waiter?.resume(returning: head)
+        completionHandler(.allow)
+    }
+
+    /// Redirects are not followed: they would carry the key's header to another location. The 3xx
+    /// response itself is returned and mapped to an error naming the fix.
+    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+                    newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
+        completionHandler(nil)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        let (waiter, timer, overflow) = state.withLock { s -> (CheckedContinuation<Data?, any Error>?, Task<Void, Never>?, Bool) in
+            if s.abort != nil { return (nil, nil, false) }
+            if let waiter = s.bodyWaiter {
+                let timer = s.idleTimer
+                s.bodyWaiter = nil; s.idleTimer = nil
+                return (waiter, timer, false)
+            }
+            s.chunks.append(data)
+            s.buffered += data.count
+            return (nil, nil, s.buffered > maxBuffered)
+        }
+        timer?.cancel()
+        waiter?.resume(returning: data)
+        if overflow {
+            abort(.transport("the consumer fell more than \(maxBuffered) bytes behind the response"))
+        }
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        let endError = error.map(Self.providerError(for:))
+        let (headWaiter, bodyWaiter, timers) = state.withLock { s in
+            s.completed = true
+            s.endError = endError
+            s.task = nil
+            let taken = (s.headWaiter, s.bodyWaiter, [s.idleTimer, s.deadlineTimer])
+            s.headWaiter = nil; s.bodyWaiter = nil; s.idleTimer = nil; s.deadlineTimer = nil
+            return taken
+        }
+        timers.forEach { $0?.cancel() }
+        if let headWaiter {
+            headWaiter.resume(throwing: endError ?? .transport("the connection closed before a response"))
+        }
+        if let bodyWaiter {
+            if let endError { bodyWaiter.resume(throwing: endError) } else { bodyWaiter.resume(returning: nil) }
+        }
+    }
+
+    /// URLSession's errors as provider errors, without URLs or other request details.
+    static func providerError(for error: any Error) -> ProviderError {
+        let code = (error as NSError).code
+        switch code {
+        case NSURLErrorTimedOut: return .timeout
+        case NSURLErrorCancelled: return .cancelled
+        case NSURLErrorCannotConnectToHost: return .transport("cannot connect to the host (connection refused)")
+        case NSURLErrorNetworkConnectionLost: return .transport("the network connection was lost")
+        case NSURLErrorCannotFindHost, NSURLErrorDNSLookupFailed: return .transport("cannot resolve the host name")
+        case NSURLErrorNotConnectedToInternet: return .transport("not connected to the internet")
+        case NSURLErrorSecureConnectionFailed, NSURLErrorServerCertificateUntrusted,
+             NSURLErrorServerCertificateHasBadDate, NSURLErrorServerCertificateNotYetValid:
+            return .transport("TLS handshake failed (URLError \(code))")
+        default: return .transport("URL loading failed (URLError \(code))")
+        }
+    }
+}

@@ -1,0 +1,119 @@
+import Foundation
+import SwitchboardCore
+
+/// Google's Gemini API: `models/{model}:generateContent` and `:streamGenerateContent?alt=sse`. The key
+/// travels in `x-goog-api-key`, never in the URL, so logged URLs cannot leak it.
+struct GeminiWireFormat: RemoteWireFormat {
+    var baseURL: URL
+    var model: String
+    var extraHeaders: [String: String]
+
+    var dialect: APIDialect { .gemini }
+    var requiresKey: Bool { true }
+
+    func httpRequest(for request: ProviderRequest, key: APIKey?, streaming: Bool) throws -> HTTPRequest {
+        let generation = request.request
+        let conversation = try RemoteConversation(generation)
+        let contents: [JSONValue] = conversation.turns.map { turn in
+            var parts: [JSONValue] = turn.text.isEmpty ? [] : [["text": .string(turn.text)]]
+            parts += turn.images.map { ["inlineData": ["mimeType": .string($0.mimeType), "data": .base64($0)]] }
+            return ["role": turn.role == .assistant ? "model" : "user", "parts": .array(parts)]
+        }
+        var config: [String: JSONValue] = [
+            "maxOutputTokens": .int(generation.maxTokens), "temperature": .double(generation.sampling.temperature),
+        ]
+        let sampling = generation.sampling
+        if let topP = sampling.topP { config["topP"] = .double(topP) }
+        if let topK = sampling.topK { config["topK"] = .int(topK) }
+        if let seed = sampling.seed { config["seed"] = seedValue(seed, bits: 31) }
+        if !sampling.stopSequences.isEmpty { config["stopSequences"] = .array(sampling.stopSequences.map { .string($0) }) }
+        if let schema = try RemoteConversation.schema(generation.output) {
+            config["responseMimeType"] = "application/json"
+            config["responseSchema"] = Self.geminiSchema(schema)
+        }
+        var body: [String: JSONValue] = ["contents": .array(contents), "generationConfig": .object(config)]
+        if let system = conversation.systemText { body["systemInstruction"] = ["parts": [["text": .string(system)]]] }
+        let escapedModel = model.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: ":?#"))) ?? model
+        let url = streaming
+            ? try endpoint(baseURL, "models/\(escapedModel):streamGenerateContent", query: "alt=sse")
+            : try endpoint(baseURL, "models/\(escapedModel):generateContent")
+        var headers = extraHeaders
+        headers["Content-Type"] = "application/json"
+        if let key { headers["x-goog-api-key"] = key.revealForAuthenticationHeader() }
+        return HTTPRequest(url: url, headers: headers, body: try JSONValue.object(body).encoded())
+    }
+
+    /// Gemini's schema is an OpenAPI subset: JSON Schema keywords it rejects are dropped.
+    static func geminiSchema(_ schema: JSONValue) -> JSONValue {
+        guard case .object(var object) = schema else {
+            if case .array(let items) = schema { return .array(items.map(geminiSchema)) }
+            return schema
+        }
+        for unsupported in ["$schema", "$id", "additionalProperties"] { object[unsupported] = nil }
+        for (name, value) in object {
+            if name == "properties", case .object(let properties) = value {
+                object[name] = .object(properties.mapValues(geminiSchema))
+            } else if name == "items" || name == "anyOf" {
+                object[name] = geminiSchema(value)
+            }
+        }
+        return .object(object)
+    }
+
+    func decodeReply(_ body: Data, errors: APIErrorMapper) throws -> RemoteReply {
+        guard let json = try? JSONValue.decode(body) else { throw ProviderError.malformedResponse("the reply is not valid JSON") }
+        var decoder = GeminiStreamDecoder()
+        let text = try decoder.absorb(json, body: body, errors: errors).joined()
+        let (finish, usage) = try decoder.result()
+        return RemoteReply(text: text, finish: finish, usage: usage)
+    }
+
+    func makeDecoder() -> GeminiStreamDecoder { GeminiStreamDecoder() }
+}
+
+/// Each event is a whole `GenerateContentResponse`; the last carries `finishReason` and usage, and the
+/// stream simply ends.
+struct GeminiStreamDecoder: RemoteStreamDecoder {
+    private var finish: FinishReason?
+    private var usage: TokenUsage?
+    var isDone: Bool { false }
+
+    mutating func decode(_ event: SSEEvent, errors: APIErrorMapper) throws -> [String] {
+        try absorb(try Self.json(event), body: Data(event.data.utf8), errors: errors)
+    }
+
+    mutating func absorb(_ json: JSONValue, body: Data, errors: APIErrorMapper) throws -> [String] {
+        if let error = json["error"] {
+            let status = error["code"]?.intValue.flatMap { (400...599).contains($0) ? $0 : nil } ?? 500
+            throw errors.map(status: status, headers: [:], body: body)
+        }
+        if let blocked = json["promptFeedback"]?["blockReason"]?.stringValue {
+            throw ProviderError.contentPolicy("the prompt was blocked (\(blocked))")
+        }
+        if let metadata = json["usageMetadata"] {
+            usage = TokenUsage(promptTokens: metadata["promptTokenCount"]?.intValue ?? 0,
+                               completionTokens: (metadata["candidatesTokenCount"]?.intValue ?? 0)
+                                   + (metadata["thoughtsTokenCount"]?.intValue ?? 0))
+        }
+        guard let candidate = json["candidates"]?[0] else { return [] }
+        let pieces = (candidate["content"]?["parts"]?.arrayValue ?? [])
+            .filter { $0["thought"] != .bool(true) }
+            .compactMap { $0["text"]?.stringValue }
+        if let reason = candidate["finishReason"]?.stringValue { finish = try Self.finishReason(reason) }
+        return pieces
+    }
+
+    func result() throws -> (FinishReason, TokenUsage?) {
+        guard let finish else { throw ProviderError.malformedResponse("the stream ended without a finishReason") }
+        return (finish, usage)
+    }
+
+    static func finishReason(_ reason: String) throws -> FinishReason {
+        switch reason {
+        case "MAX_TOKENS": return .length
+        case "SAFETY", "RECITATION", "BLOCKLIST", "PROHIBITED_CONTENT", "SPII", "IMAGE_SAFETY":
+            throw ProviderError.contentPolicy("generation stopped: \(reason)")
+        default: return .stop
+        }
+    }
+}

@@ -1,0 +1,156 @@
+import Foundation
+import SwitchboardCore
+
+/// One generation against a remote API, shared by every provider: key lookup, budget reservation,
+/// the HTTP exchange, SSE decoding, error mapping, usage and cost bookkeeping, logging.
+struct RemoteCall<Wire: RemoteWireFormat>: Sendable {
+    var id: ProviderID
+    var model: String
+    var wire: Wire
+    var credentials: APICredentials
+    var settings: RemoteProviderSettings
+    var transport: any HTTPTransport
+
+    /// The token stream is bounded by `maxTokens` (one event per streamed piece); the network side
+    /// is bounded by the transport. Ending the stream cancels the call and closes the connection.
+    func start(_ request: ProviderRequest) -> AsyncThrowingStream<ProviderEvent, any Error> {
+        let (stream, continuation) = AsyncThrowingStream<ProviderEvent, any Error>.makeStream()
+        let task = Task { await perform(request, continuation) }
+        continuation.onTermination = { _ in task.cancel() }
+        return stream
+    }
+
+    private func perform(_ request: ProviderRequest, _ continuation: AsyncThrowingStream<ProviderEvent, any Error>.Continuation) async {
+        var key: APIKey?
+        var reservation: UsageReservation?
+        var pieces = 0
+        let promptTokens = Self.estimatedPromptTokens(request)
+        do {
+            key = try await resolveKey()
+            let worstCase = settings.pricing.cost(of: TokenUsage(promptTokens: promptTokens, completionTokens: request.request.maxTokens))
+            reservation = try await settings.ledger.reserve(provider: id, estimatedCostUSD: worstCase, budgetUSD: settings.budgetUSD)
+            var http = try wire.httpRequest(for: request, key: key, streaming: settings.streaming)
+            http.timeout = min(settings.requestTimeout, request.timeout ?? settings.requestTimeout)
+            http.idleTimeout = settings.idleTimeout
+            let errors = APIErrorMapper(dialect: wire.dialect, model: model, key: key, now: settings.now(),
+                                        contextLimit: settings.maxContextTokens, requestedTokens: promptTokens + request.request.maxTokens,
+                                        maxMessageLength: settings.maxErrorMessageLength)
+            let emit: @Sendable (String) -> Void = { piece in continuation.yield(.token(piece)) }
+            let (finish, usage) = settings.streaming
+                ? try await streamed(http, errors: errors, emit: { emit($0); pieces += 1 })
+                : try await whole(http, errors: errors, emit: { emit($0); pieces += 1 })
+            // Without reported usage, bill the estimate: budgets must not be bypassed by a quiet server.
+            let billed = usage ?? TokenUsage(promptTokens: promptTokens, completionTokens: pieces)
+            let cost = settings.pricing.cost(of: billed)
+            await settings.ledger.commit(reservation, record: UsageRecord(provider: id, model: model, usage: usage, costUSD: cost, error: nil))
+            settings.log?("\(id): \(Self.loggable(http.url)) finished (\(finish.rawValue)), "
+                + "\(billed.promptTokens) in / \(billed.completionTokens) out, $\(dollars(cost))")
+            continuation.yield(.finished(finish, usage))
+            continuation.finish()
+        } catch {
+            var failure = Task.isCancelled ? .cancelled : ProviderError(error)
+            failure = failure.scrubbed(of: key)
+            if let reservation {
+                await settings.ledger.commit(reservation, record: UsageRecord(provider: id, model: model, usage: nil, costUSD: 0,
+                                                                              error: failure.description))
+            }
+            settings.log?("\(id): request failed: \(failure)")
+            continuation.finish(throwing: failure)
+        }
+    }
+
+    private func streamed(_ http: HTTPRequest, errors: APIErrorMapper, emit: (String) -> Void) async throws -> (FinishReason, TokenUsage?) {
+        let response = try await transport.stream(http)
+        settings.log?("\(id): \(http.method) \(Self.loggable(http.url)) → \(response.status)")
+        guard (200..<300).contains(response.status) else {
+            let body = (try? await response.collectBody(limit: 64 << 10)) ?? Data()
+            throw errors.map(status: response.status, headers: response.headers, body: body)
+        }
+        if response.header("content-type")?.lowercased().contains("application/json") == true {
+            // A server that ignored `stream: true` answered with one JSON document.
+            let reply = try wire.decodeReply(try await response.collectBody(limit: 16 << 20), errors: errors)
+            if !reply.text.isEmpty { emit(reply.text) }
+            return (reply.finish, reply.usage)
+        }
+        var parser = SSEParser()
+        var decoder = wire.makeDecoder()
+        reading: for try await chunk in response.body {
+            for event in parser.feed(chunk) {
+                for piece in try decoder.decode(event, errors: errors) where !piece.isEmpty { emit(piece) }
+                if decoder.isDone { break reading }
+            }
+        }
+        try Task.checkCancellation()
+        if !decoder.isDone { _ = parser.finish() }
+        return try decoder.result()
+    }
+
+    private func whole(_ http: HTTPRequest, errors: APIErrorMapper, emit: (String) -> Void) async throws -> (FinishReason, TokenUsage?) {
+        let response = try await transport.send(http)
+        settings.log?("\(id): \(http.method) \(Self.loggable(http.url)) → \(response.status)")
+        guard (200..<300).contains(response.status) else {
+            throw errors.map(status: response.status, headers: response.headers, body: response.body)
+        }
+        let reply = try wire.decodeReply(response.body, errors: errors)
+        if !reply.text.isEmpty { emit(reply.text) }
+        return (reply.finish, reply.usage)
+    }
+
+    func resolveKey() async throws -> APIKey? {
+        switch credentials {
+        case .none:
+            guard !wire.requiresKey else {
+                throw ProviderError.authentication("no API key is configured for \(id)")
+            }
+            return nil
+        case .key(let key):
+            await settings.audit?.record(.used, KeyReference(id))
+            return key
+        case .store(let store, let reference):
+            let key: APIKey?
+            do { key = try await store.get(reference) } catch let error as KeyStoreError {
+                throw ProviderError.authentication(error.description)
+            }
+            guard let key else {
+                await settings.audit?.record(.missing, reference)
+                if wire.requiresKey { throw ProviderError.authentication("no API key is stored for \(reference)") }
+                return nil
+            }
+            await settings.audit?.record(.used, reference)
+            return key
+        }
+    }
+
+    /// The analyzer's estimate, or about four characters per token, plus a flat cost per image.
+    static func estimatedPromptTokens(_ request: ProviderRequest) -> Int {
+        if request.analysis.estimatedPromptTokens > 0 { return request.analysis.estimatedPromptTokens }
+        let characters = request.request.allText.reduce(0) { $0 + $1.count }
+        return characters / 4 + 1 + request.request.images.count * 258
+    }
+
+    /// Scheme, host, port and path only: no user info, no query.
+    static func loggable(_ url: URL) -> String {
+        var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        components?.user = nil; components?.password = nil; components?.query = nil
+        return components?.string ?? "(url)"
+    }
+}
+
+extension RemoteCall {
+    /// Unavailable when a required key is missing; the network is not probed.
+    func availability() async -> ProviderAvailability {
+        switch credentials {
+        case .none:
+            return wire.requiresKey ? .unavailable(reason: "no API key is configured for \(id)") : .ready
+        case .key:
+            return .ready
+        case .store(let store, let reference):
+            guard wire.requiresKey else { return .ready }
+            do {
+                return try await store.get(reference) == nil ? .unavailable(reason: "no API key is stored for \(reference)") : .ready
+            } catch {
+                return .unavailable(reason: "\(error)")
+            }
+        }
+    }
+}

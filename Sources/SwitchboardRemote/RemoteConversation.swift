@@ -1,0 +1,113 @@
+import Foundation
+import SwitchboardCore
+
+/// A request reshaped the way chat APIs want it: system text (instructions plus the memory note), then
+/// user/assistant turns ending with the prompt, images on the last user turn.
+struct RemoteConversation: Sendable {
+    struct Turn: Sendable {
+        var role: ChatMessage.Role
+        var text: String
+        var images: [ImageAttachment]
+    }
+    var system: [String]
+    var turns: [Turn]
+
+    init(_ request: GenerationRequest) throws {
+        system = request.messages.filter { $0.role == .system }.map(\.content)
+        if let memory = request.memory, let note = Self.memoryNote(memory) { system.append(note) }
+        turns = request.messages.filter { $0.role != .system }.map { Turn(role: $0.role, text: $0.content, images: []) }
+        if let prompt = request.prompt { turns.append(Turn(role: .user, text: prompt, images: [])) }
+        if !request.images.isEmpty {
+            if let last = turns.indices.last, turns[last].role == .user {
+                turns[last].images = request.images
+            } else {
+                turns.append(Turn(role: .user, text: "", images: request.images))
+            }
+        }
+        guard !turns.isEmpty else {
+            throw ProviderError.invalidRequest("the request has no prompt, user message or image to send")
+        }
+    }
+
+    var systemText: String? { system.isEmpty ? nil : system.joined(separator: "\n\n") }
+
+    /// The memory as one system note, most relevant items first.
+    static func memoryNote(_ memory: MemoryContext) -> String? {
+        guard !memory.isEmpty else { return nil }
+        var lines = ["Context the app remembers about this conversation (use it only when relevant):"]
+        if !memory.entities.isEmpty { lines.append("- Known entities: " + memory.entities.joined(separator: ", ")) }
+        let items = (memory.shortTerm + memory.longTerm + memory.notes).enumerated()
+            .sorted { $0.element.relevance != $1.element.relevance ? $0.element.relevance > $1.element.relevance : $0.offset < $1.offset }
+        lines += items.map { "- " + $0.element.text }
+        return lines.joined(separator: "\n")
+    }
+
+    /// The schema text as JSON, or an invalid-request error naming the problem.
+    static func schema(_ output: OutputFormat) throws -> JSONValue? {
+        guard case .jsonSchema(let text) = output else { return nil }
+        guard let schema = try? JSONValue.decode(Data(text.utf8)), schema.objectValue != nil else {
+            throw ProviderError.invalidRequest("the output JSON schema is not a JSON object")
+        }
+        return schema
+    }
+}
+
+/// A whole (non-streamed) reply.
+struct RemoteReply: Sendable {
+    var text: String
+    var finish: FinishReason
+    var usage: TokenUsage?
+}
+
+/// One API's request building and reply parsing; the shared `RemoteCall` does the rest.
+protocol RemoteWireFormat: Sendable {
+    associatedtype Decoder: RemoteStreamDecoder
+    var dialect: APIDialect { get }
+    var requiresKey: Bool { get }
+    func httpRequest(for request: ProviderRequest, key: APIKey?, streaming: Bool) throws -> HTTPRequest
+    func decodeReply(_ body: Data, errors: APIErrorMapper) throws -> RemoteReply
+    func makeDecoder() -> Decoder
+}
+
+/// Turns one API's stream events into text, remembering finish reason and usage.
+protocol RemoteStreamDecoder: Sendable {
+    /// Text pieces carried by `event`; throws the API's in-stream errors.
+    mutating func decode(_ event: SSEEvent, errors: APIErrorMapper) throws -> [String]
+    /// The completion marker has been seen; nothing after it matters.
+    var isDone: Bool { get }
+    /// At the end of the stream: the outcome, or `malformedResponse` when no completion marker came.
+    func result() throws -> (FinishReason, TokenUsage?)
+}
+
+extension RemoteStreamDecoder {
+    static func json(_ event: SSEEvent) throws -> JSONValue {
+        guard let json = try? JSONValue.decode(Data(event.data.utf8)) else {
+            throw ProviderError.malformedResponse("a stream event is not valid JSON")
+        }
+        return json
+    }
+}
+
+extension JSONValue {
+    static func base64(_ image: ImageAttachment) -> JSONValue { .string(image.data.base64EncodedString()) }
+}
+
+/// Seeds as the APIs take them (signed; Gemini's are 32-bit).
+func seedValue(_ seed: UInt64, bits: Int = 63) -> JSONValue {
+    .int(Int(seed % (UInt64(1) << UInt64(bits))))
+}
+
+/// A URL from a literal known to be valid; a placeholder rather than a crash if it ever is not.
+func constantURL(_ text: String) -> URL {
+    URL(string: text) ?? URL(fileURLWithPath: "/invalid-url")
+}
+
+/// `base` + "/" + `path`, without doubling slashes.
+func endpoint(_ base: URL, _ path: String, query: String? = nil) throws -> URL {
+    var text = base.absoluteString
+    while text.hasSuffix("/") { text.removeLast() }
+    text += "/" + path
+    if let query { text += "?" + query }
+    guard let url = URL(string: text) else { throw ProviderError.invalidRequest("cannot build a URL from the base URL and \(path)") }
+    return url
+}

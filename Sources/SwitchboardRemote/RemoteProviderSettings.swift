@@ -1,0 +1,54 @@
+import Foundation
+import SwitchboardCore
+
+/// What every remote provider shares: its advertised capabilities, timeouts, budget and bookkeeping.
+public struct RemoteProviderSettings: Sendable {
+    public var maxContextTokens: Int
+    public var supportsImages: Bool
+    public var supportsStructuredOutput: Bool
+    /// Price of the configured model (see `PriceTable` for per-model lookups).
+    public var pricing: TokenPricing
+    public var expectedTimeToFirstToken: Duration
+    public var expectedTokensPerSecond: Double
+    /// Stream tokens over SSE (true) or wait for the whole reply.
+    public var streaming: Bool
+    /// Until the response head arrives (non-streaming: until the whole reply); capped by the request's
+    /// remaining latency budget.
+    public var requestTimeout: Duration
+    /// Longest silence inside a streaming body before `ProviderError.timeout`.
+    public var idleTimeout: Duration
+    /// Total spending allowed for this provider in US dollars; nil is unlimited.
+    public var budgetUSD: Double?
+    /// Where usage, cost and per-call records go; share one ledger between providers to see totals together.
+    public var ledger: UsageLedger
+    /// Where key use is recorded (never key material).
+    public var audit: KeyAuditLog?
+    /// Receives one line per call and per failure; lines never contain keys or prompt text.
+    public var log: (@Sendable (String) -> Void)?
+    /// Server error messages are cut to this many characters.
+    public var maxErrorMessageLength: Int
+    /// Wall-clock "now" for `Retry-After` dates.
+    public var now: @Sendable () -> Date
+
+    public init(maxContextTokens: Int = 8192, supportsImages: Bool = false, supportsStructuredOutput: Bool = false,
+                pricing: TokenPricing = .free, expectedTimeToFirstToken: Duration = .milliseconds(600),
+                expectedTokensPerSecond: Double = 60, streaming: Bool = true, requestTimeout: Duration = .seconds(60),
+                idleTimeout: Duration = .seconds(60), budgetUSD: Double? = nil, ledger: UsageLedger = UsageLedger(),
+                audit: KeyAuditLog? = nil, log: (@Sendable (String) -> Void)? = nil, maxErrorMessageLength: Int = 300,
+                now: @escaping @Sendable () -> Date = { Date() }) {
+        self.maxContextTokens = maxContextTokens; self.supportsImages = supportsImages
+        self.supportsStructuredOutput = supportsStructuredOutput; self.pricing = pricing
+        self.expectedTimeToFirstToken = expectedTimeToFirstToken; self.expectedTokensPerSecond = expectedTokensPerSecond
+        self.streaming = streaming; self.requestTimeout = requestTimeout; self.idleTimeout = idleTimeout
+        self.budgetUSD = budgetUSD; self.ledger = ledger; self.audit = audit; self.log = log
+        self.maxErrorMessageLength = maxErrorMessageLength; self.now = now
+    }
+
+    /// Always off-device: remote providers never see private requests.
+    public var capabilities: ProviderCapabilities {
+        ProviderCapabilities(isOnDevice: false, maxContextTokens: maxContextTokens, supportsImages: supportsImages,
+                             supportsStructuredOutput: supportsStructuredOutput, pricing: pricing,
+                             expectedTimeToFirstToken: expectedTimeToFirstToken,
+                             expectedTokensPerSecond: expectedTokensPerSecond)
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import Testing
+import SwitchboardCore
+@testable import SwitchboardRemote
+
+@Suite("URLSession transport over loopback")
+struct TransportTests {
+    @Test func sendsAndReceivesAWholeResponse() async throws {
+        let server = try ScriptedHTTPServer([.json(200, #"{"ok":true}"#, headers: ["X-Test": "yes"])])
+        defer { server.stop() }
+        let transport = URLSessionTransport()
+        let response = try await transport.send(HTTPRequest(url: server.baseURL.appendingPathComponent("echo"),
+                                                            headers: ["Content-Type": "application/json"],
+                                                            body: Data(#"{"a":1}"#.utf8)))
+        #expect(response.status == 200)
+        #expect(response.header("x-test") == "yes")
+        #expect(String(decoding: response.body, as: UTF8.self) == #"{"ok":true}"#)
+        let request = try #require(server.requests.first)
+        #expect(request.method == "POST")
+        #expect(request.path == "/echo")
+        #expect(request.bodyText == #"{"a":1}"#)
+    }
+
+    @Test func streamsChunksAsTheyArrive() async throws {
+        let server = try ScriptedHTTPServer([.sse(["data: one\n\n", "data: two\n\n"], pauseMilliseconds: 30)])
+        defer { server.stop() }
+        let response = try await URLSessionTransport().stream(HTTPRequest(url: server.baseURL))
+        #expect(response.status == 200)
+        var parser = SSEParser()
+        var events: [String] = []
+        for try await chunk in response.body { events += parser.feed(chunk).map(\.data) }
+        #expect(events == ["one", "two"])
+    }
+
+    @Test func droppedConnectionMidStreamIsATransportError() async throws {
+        let server = try ScriptedHTTPServer([.sse(["data: one\n\n"], then: [.pause(milliseconds: 20), .drop])])
+        defer { server.stop() }
+        let response = try await URLSessionTransport().stream(HTTPRequest(url: server.baseURL))
+        await #expect(throws: ProviderError.self) {
+            for try await _ in response.body {}
+        }
+    }
+
+    @Test func stalledStreamHitsTheIdleTimeout() async throws {
+        let server = try ScriptedHTTPServer([.sse(["data: one\n\n"], then: [.holdOpen(seconds: 5)])])
+        defer { server.stop() }
+        let response = try await URLSessionTransport().stream(HTTPRequest(url: server.baseURL, idleTimeout: .milliseconds(300)))
+        var received = 0
+        do {
+            for try await _ in response.body { received += 1 }
+            Issue.record("the stalled stream ended without an error")
+        } catch let error as ProviderError {
+            #expect(error == .timeout)
+        }
+        #expect(received == 1)
+        #expect(await server.waitUntil { $0.clientClosures == 1 })
+    }
+
+    @Test func stalledHeadHitsTheRequestTimeout() async throws {
+        let server = try ScriptedHTTPServer([ScriptedReply(status: 200, steps: [], chunked: true, stallBeforeHead: 5)])
+        defer { server.stop() }
+        await #expect(throws: ProviderError.timeout) {
+            _ = try await URLSessionTransport().send(HTTPRequest(url: server.baseURL, timeout: .milliseconds(300)))
+        }
+        #expect(await server.waitUntil { $0.clientClosures == 1 })
+    }
+
+    @Test func refusedConnectionIsATransportError() async throws {
+        let server = try ScriptedHTTPServer([])
+        let url = server.baseURL
+        server.stop() // nothing listens on the port any more
+        do {
+            _ = try await URLSessionTransport().send(HTTPRequest(url: url, timeout: .seconds(5)))
+            Issue.record("a refused connection succeeded")
+        } catch let error as ProviderError {
+            guard case .transport = error else { Issue.record("expected transport, got \(error)"); return }
+        }
+    }
+
+    @Test func cancellingTheConsumerClosesTheConnection() async throws {
+        let server = try ScriptedHTTPServer([.sse(["data: one\n\n"], then: [.holdOpen(seconds: 5)])])
+        defer { server.stop() }
+        let consumer = Task {
+            let response = try await URLSessionTransport().stream(HTTPRequest(url: server.baseURL))
+            for try await _ in response.body {}
+        }
+        #expect(await server.waitUntil { $0.requests.count == 1 })
+        try await Task.sleep(for: .milliseconds(50))
+        consumer.cancel()
+        let result = await consumer.result
+        #expect(throws: (any Error).self) { try result.get() }
+        #expect(await server.waitUntil { $0.clientClosures == 1 })
+    }
+}

@@ -1,0 +1,101 @@
+import Testing
+import Switchboard
+import SwitchboardCore
+import SwitchboardTestKit
+
+@Suite("Fallback and retries")
+struct FallbackTests {
+    @Test("A chain: unavailable → fall back; 5xx → retry then fall back; success; events carry typed reasons")
+    func chain() async throws {
+        let clock = ImmediateClock()
+        let a = Fixture.local("a", fault: .error(.unavailable("model unloaded")), clock: clock)
+        let b = Fixture.local("b", fault: .error(.server(status: 503, message: "busy")), clock: clock)
+        let c = Fixture.local("c", tokens: ["from", " c"], clock: clock)
+        let coordinator = Coordinator(providers: [c, b, a], configuration: Fixture.configuration(), clock: clock)
+        let request = GenerationRequest(prompt: "Name three planets", preferredProviders: ["a", "b", "c"])
+        let events = await collect(coordinator.stream(request))
+        #expect(events.map(\.label) == ["analyzed", "chosen:a#1", "fallback:a->b", "chosen:b#2", "chosen:b#3",
+                                        "fallback:b->c", "chosen:c#4", "token:from", "token: c", "completed:c"])
+        let reasons = events.compactMap { if case .fallback(_, _, let reason) = $0 { reason } else { nil } }
+        #expect(reasons == [.unavailable("model unloaded"), .server(status: 503, message: "busy")])
+        guard case .completed(let response)? = events.last else { Issue.record("no completion"); return }
+        #expect(response.fallbackFrom == "a")
+        #expect(response.attempts == 4)
+        #expect(response.text == "from c")
+        #expect(await [a.callCount, b.callCount, c.callCount] == [1, 2, 1])
+        let metrics = await coordinator.metrics.snapshot()
+        #expect(metrics.providers["a"]?.fallbacksOut == 1)
+        #expect(metrics.providers["c"]?.fallbacksIn == 1)
+    }
+
+    @Test("A final error stops the chain")
+    func finalError() async {
+        let a = Fixture.local("a", fault: .error(.contentPolicy("refused")))
+        let b = Fixture.local("b")
+        let coordinator = Coordinator(providers: [a, b], configuration: Fixture.configuration())
+        let error = await failure { try await coordinator.respond(to: GenerationRequest(prompt: "x", preferredProviders: ["a"])) }
+        #expect(error == .allProvidersFailed([AttemptFailure(provider: "a", error: .contentPolicy("refused"))]))
+        #expect(await b.callCount == 0)
+    }
+
+    @Test("Context length exceeded falls back only to a provider with a larger context")
+    func contextLength() async throws {
+        let small = Fixture.remote("a-small", context: 4096, fault: .error(.contextLengthExceeded(limit: 4096, requested: 5000)))
+        let same = Fixture.remote("b-same", context: 4096)
+        let large = Fixture.remote("c-large", context: 32_768)
+        let coordinator = Coordinator(providers: [small, same, large], configuration: Fixture.configuration())
+        let response = try await coordinator.respond(to: GenerationRequest(prompt: "Summarize", preferredProviders: ["a-small", "b-same", "c-large"]))
+        #expect(response.providerID == "c-large")
+        #expect(await same.callCount == 0)
+        #expect(await small.callCount == 1)
+    }
+
+    @Test("After tokens reached a stream's caller a failure is final (failedMidStream); respond retries instead")
+    func midStream() async throws {
+        let clock = ImmediateClock()
+        let flaky = Fixture.local("flaky", tokens: ["one", " two", " three"], fault: .failAfterTokens(2, .transport("reset")), clock: clock)
+        let backup = Fixture.local("backup", clock: clock)
+        let coordinator = Coordinator(providers: [flaky, backup], configuration: Fixture.configuration(), clock: clock)
+        let request = GenerationRequest(prompt: "count", preferredProviders: ["flaky"])
+        let events = await collect(coordinator.stream(request))
+        #expect(events.map(\.label) == ["analyzed", "chosen:flaky#1", "token:one", "token: two", "failed"])
+        if case .failed(let error)? = events.last {
+            #expect(error == .failedMidStream(AttemptFailure(provider: "flaky", error: .transport("reset"))))
+        }
+        #expect(await backup.callCount == 0)
+
+        let response = try await coordinator.respond(to: request)
+        #expect(response.providerID == "backup")
+        #expect(response.text == "local answer")
+        #expect(await flaky.callCount == 3)  // 1 streamed + 2 (first try and one retry) for respond
+    }
+
+    @Test("rateLimited(retryAfter:) waits at least retryAfter before retrying")
+    func retryAfter() async throws {
+        let clock = ImmediateClock()
+        let limited = ScriptedProvider(id: "limited", capabilities: Fixture.localCapabilities(), output: .tokens(["ok"]),
+                                       faults: FaultInjector(scheduled: [1: .error(.rateLimited(retryAfter: .seconds(7)))]),
+                                       clock: clock)
+        let coordinator = Coordinator(providers: [limited], configuration: Fixture.configuration(), clock: clock)
+        let before = clock.now
+        let response = try await coordinator.respond(to: GenerationRequest(prompt: "hi"))
+        #expect(response.attempts == 2)
+        #expect(before.duration(to: clock.now) >= .seconds(7))
+    }
+
+    @Test("A hung provider is cut off by the latency budget")
+    func deadline() async {
+        let clock = ManualClock()
+        let hung = Fixture.local("hung", fault: .hang, clock: clock)
+        let coordinator = Coordinator(providers: [hung], configuration: Fixture.configuration(), clock: clock)
+        let task = Task { await failure { try await coordinator.respond(to: GenerationRequest(prompt: "hi", latencyBudget: .seconds(2))) } }
+        #expect(await clock.waitForSleepers(1))
+        clock.advance(by: .seconds(2))
+        let error = await task.value
+        #expect(error == .deadlineExceeded)
+        #expect(await hung.callCount == 1)
+        #expect(await coordinator.loadBalancer.totalInFlight == 0)
+        let metrics = await coordinator.metrics.metrics(for: "hung")
+        #expect(metrics?.failures == 1)
+    }
+}
