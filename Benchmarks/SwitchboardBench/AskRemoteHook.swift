@@ -5,10 +5,13 @@ enum AskRemoteSetup {
     case failure(String)
 }
 
-/// Remote providers for `ask` from `--openai-base-url URL --openai-model NAME [--openai-key-env VAR]`.
-/// Hook for the remote branch's `RemoteOptions` (Benchmarks/SwitchboardBench/RemoteOptions.swift): until it
-/// is merged, asking for a remote provider is refused with a clear message rather than ignored.
+/// Remote providers for `ask`: the OpenAI-compatible one when `--openai-base-url` is given (see
+/// `RemoteOptions` for every option).
 func askRemoteProviders(_ arguments: Arguments) -> AskRemoteSetup {
-    guard arguments.string("openai-base-url") != nil || arguments.string("openai-model") != nil else { return .success([]) }
-    return .failure("--openai-base-url/--openai-model need RemoteOptions from the remote branch, which this build does not include yet")
+    do {
+        guard let options = try RemoteOptions(arguments) else { return .success([]) }
+        return .success([try options.makeProvider()])
+    } catch {
+        return .failure("\(error)")
+    }
 }

@@ -1,22 +1,17 @@
-import Dispatch
-import Synchronization
 import SwitchboardCore
 import SwitchboardInference
 
-/// A loaded model behind `LocalInferenceEngine`: one reusable `InferenceSession` (its KV cache is
-/// allocated once), driven on a serial Dispatch queue so forward passes never block the actors' pool.
-/// Generations run one at a time; the provider already serializes them.
+/// A loaded model behind `LocalInferenceEngine`, generating through the engine's `LocalGenerator` (one
+/// reusable session; generations serialized by that actor; cancellation checked between tokens).
 final class GemmaEngine: LocalInferenceEngine {
     let model: LanguageModel
+    let generator: LocalGenerator
     let contextLength: Int
     let threads: Int
-    let batchSize: Int
-    private let queue = DispatchQueue(label: "switchboard.local.engine", qos: .userInitiated)
-    /// Created on first use, reused by every later generation (only touched on `queue`).
-    private let session = Mutex<InferenceSession?>(nil)
 
-    init(model: LanguageModel, contextLength: Int, threads: Int, batchSize: Int) {
-        self.model = model; self.contextLength = contextLength; self.threads = threads; self.batchSize = batchSize
+    init(model: LanguageModel, contextLength: Int, threads: Int) {
+        self.model = model; self.contextLength = contextLength; self.threads = threads
+        generator = LocalGenerator(model: model, contextLength: contextLength, threads: threads)
     }
 
     func tokenCount(of text: String, parseSpecial: Bool) -> Int {
@@ -25,37 +20,43 @@ final class GemmaEngine: LocalInferenceEngine {
 
     func generate(_ prompt: BuiltPrompt, maxTokens: Int, sampling: SamplingOptions)
         -> AsyncThrowingStream<LocalEngineEvent, any Error> {
+        let ids = model.tokenizer.encode(prompt.text, addBOS: true, parseSpecial: prompt.parseSpecial)
         let (stream, continuation) = AsyncThrowingStream.makeStream(
-            of: LocalEngineEvent.self, throwing: (any Error).self, bufferingPolicy: .bufferingOldest(max(maxTokens, 0) + 4))
-        let stop = StopFlag()
-        continuation.onTermination = { _ in stop.raise() }
-        let job = GenerationJob(prompt: prompt, maxTokens: maxTokens, sampling: Self.samplerConfiguration(sampling))
-        queue.async { [self] in
-            withSession { session in job.run(on: session, tokenizer: model.tokenizer, batchSize: batchSize, stop: stop, into: continuation) }
+            of: LocalEngineEvent.self, throwing: (any Error).self, bufferingPolicy: .bufferingOldest(max(maxTokens, 1) + 2))
+        // The whole generation must fit: the engine would stop at the edge of its window instead.
+        guard ids.count + maxTokens <= contextLength else {
+            continuation.finish(throwing: ProviderError.contextLengthExceeded(limit: contextLength, requested: ids.count + maxTokens))
+            return stream
         }
+        let options = GenerationOptions(maxTokens: maxTokens, sampler: Self.samplerConfiguration(sampling),
+                                        stopSequences: sampling.stopSequences, addBOS: true, parseSpecial: prompt.parseSpecial)
+        let events = generator.events(ids: ids, options: options)
+        let task = Task {
+            do {
+                for try await event in events {
+                    switch event {
+                    case .token(let token): continuation.yield(.token(token.text))
+                    case .finished(let summary):
+                        guard let reason = Self.finishReason(summary.finishReason) else {
+                            continuation.finish(throwing: CancellationError())
+                            return
+                        }
+                        continuation.yield(.finished(reason, TokenUsage(promptTokens: summary.promptTokens,
+                                                                         completionTokens: summary.completionTokens)))
+                    }
+                }
+                continuation.finish()
+            } catch {
+                continuation.finish(throwing: error)
+            }
+        }
+        continuation.onTermination = { _ in task.cancel() }
         return stream
     }
 
     func measureThroughput(promptTokens: Int, generatedTokens: Int) async throws -> EngineThroughput {
-        let measured: Result<EngineThroughput, InferenceError> = await withCheckedContinuation { continuation in
-            queue.async { [self] in
-                let result = withSession { session in
-                    ThroughputProbe(promptTokens: promptTokens, generatedTokens: generatedTokens, threads: threads)
-                        .run(on: session, tokenizer: model.tokenizer)
-                }
-                continuation.resume(returning: result)
-            }
-        }
-        return try measured.get()
-    }
-
-    /// Runs `body` with the session (made on first use). Only called on `queue`.
-    private func withSession<R: Sendable>(_ body: (InferenceSession) -> R) -> R {
-        session.withLock { slot in
-            let current = slot ?? InferenceSession(model: model, contextLength: contextLength, threads: threads, batchSize: batchSize)
-            slot = current
-            return body(current)
-        }
+        let probe = ThroughputProbe(promptTokens: promptTokens, generatedTokens: generatedTokens, threads: threads)
+        return try await probe.run(model: model, contextLength: contextLength)
     }
 
     /// Request sampling → engine sampler: temperature 0 is greedy; absent filters are off.
@@ -66,11 +67,13 @@ final class GemmaEngine: LocalInferenceEngine {
             minP: Float(sampling.minP ?? 0), repetitionPenalty: Float(sampling.repetitionPenalty ?? 1),
             seed: sampling.seed ?? 0)
     }
-}
 
-/// Set when the consumer stops listening; the generation loop checks it before every forward pass.
-final class StopFlag: Sendable {
-    private let raised = Atomic<Bool>(false)
-    func raise() { raised.store(true, ordering: .relaxed) }
-    var isRaised: Bool { raised.load(ordering: .relaxed) }
+    /// nil for a cancelled generation.
+    static func finishReason(_ reason: SwitchboardInference.FinishReason) -> SwitchboardCore.FinishReason? {
+        switch reason {
+        case .endOfGeneration, .stopSequence: .stop
+        case .maxTokens, .contextLength: .length
+        case .cancelled: nil
+        }
+    }
 }

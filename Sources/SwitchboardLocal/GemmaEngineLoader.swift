@@ -5,12 +5,8 @@ import SwitchboardInference
 public struct GemmaEngineLoader: LocalEngineLoading {
     /// Kernel threads per forward pass.
     public var threads: Int
-    /// Prompt tokens per prefill batch; cancellation is checked between batches.
-    public var batchSize: Int
 
-    public init(threads: Int = 2, batchSize: Int = 64) {
-        self.threads = max(1, threads); self.batchSize = max(1, batchSize)
-    }
+    public init(threads: Int = 2) { self.threads = max(1, threads) }
 
     public func load(_ file: VerifiedModelFile, progress: @escaping @Sendable (Double) -> Void) async throws
         -> any LocalInferenceEngine {
@@ -27,7 +23,6 @@ public struct GemmaEngineLoader: LocalEngineLoading {
         case .success(let loaded): model = loaded
         case .failure(let error): throw LocalModelError.loadFailed(error.description)
         }
-        return GemmaEngine(model: model, contextLength: min(file.contextLength, model.contextLength),
-                           threads: threads, batchSize: batchSize)
+        return GemmaEngine(model: model, contextLength: min(file.contextLength, model.contextLength), threads: threads)
     }
 }
