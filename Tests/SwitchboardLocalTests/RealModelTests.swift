@@ -135,4 +135,36 @@ struct RealModelTests {
         #expect(fallbackReason == .contextLengthExceeded(limit: 8192, requested: actual + 4000))
         #expect(final?.providerID == "remote-large")
     }
+
+    @Test("seeded sampling replays exactly; chat messages go in as Gemma turns with control tokens parsed")
+    func samplingAndTurns() async throws {
+        let provider = RealModel.provider
+        func sampled(seed: UInt64) async throws -> String {
+            let request = GenerationRequest(prompt: "Once upon a time,", maxTokens: 10,
+                                            sampling: SamplingOptions(temperature: 0.9, topK: 40, topP: 0.95, seed: seed))
+            var text = ""
+            for try await event in await provider.generate(ProviderRequest(request: request, analysis: RequestAnalysis(privacy: .public))) {
+                if case .token(let piece) = event { text += piece }
+            }
+            return text
+        }
+        let first = try await sampled(seed: 42)
+        #expect(try await sampled(seed: 42) == first)
+
+        let tokenizer = try await RealModel.reference.value.tokenizer
+        let chat = GenerationRequest(messages: [ChatMessage(.system, "Answer briefly."), ChatMessage(.user, "Name a colour.")],
+                                     maxTokens: 6)
+        let builder = PromptBuilder(format: .completion, contextLength: 8192,
+                                    counter: TokenCounter { tokenizer.encode($0, addBOS: false, parseSpecial: $1).count })
+        let built = try builder.build(chat)
+        let ids = tokenizer.encode(built.text, addBOS: true, parseSpecial: built.parseSpecial)
+        #expect(ids.filter { $0 == 105 }.count == 2 && ids.filter { $0 == 106 }.count == 1)
+        #expect(built.tokenCount == ids.count)
+        var events: [ProviderEvent] = []
+        for try await event in await provider.generate(ProviderRequest(request: chat, analysis: RequestAnalysis(privacy: .public))) {
+            events.append(event)
+        }
+        guard case .finished(_, let usage)? = events.last else { Issue.record("no finished event"); return }
+        #expect(usage?.promptTokens == ids.count)
+    }
 }
