@@ -54,6 +54,23 @@ enum IntegerDot {
         unsafeBitCast(v &+ 0x4B40_0000, to: SIMD16<Float>.self) - 12_582_912
     }
 
+    /// Tree reduction (the stdlib's `sum()` adds lanes one by one).
+    @inline(__always)
+    static func sum(_ v: SIMD16<Float>) -> Float {
+        let a = v.lowHalf + v.highHalf
+        let b = a.lowHalf + a.highHalf
+        let c = b.lowHalf + b.highHalf
+        return c[0] + c[1]
+    }
+
+    @inline(__always)
+    static func sum(_ v: SIMD16<Int32>) -> Int32 {
+        let a = v.lowHalf &+ v.highHalf
+        let b = a.lowHalf &+ a.highHalf
+        let c = b.lowHalf &+ b.highHalf
+        return c[0] &+ c[1]
+    }
+
     /// 8 copies of `a` then 8 copies of `b`.
     @inline(__always)
     static func halves<T: SIMDScalar>(_ a: T, _ b: T) -> SIMD16<T> {

@@ -27,7 +27,7 @@ enum KQuantDot {
             acc &+= IntegerDot.pair(q4KChunk(block, c), planes + 64 * c) &* IntegerDot.halves(sm.scales[2 * c], sm.scales[2 * c + 1])
         }
         let sums = UnsafeRawPointer(groupSums).loadUnaligned(as: SIMD8<Int32>.self)
-        return (acc.wrappedSum(), (sums &* sm.mins).wrappedSum())
+        return (acc.wrappedSumTree, (sums &* sm.mins).wrappedSumTree)
     }
 
     static func q4K(_ w: UnsafeRawPointer, _ a: ActivationRow, blocks: Int) -> Float {
@@ -56,9 +56,9 @@ enum KQuantDot {
                 acc3 &+= IntegerDot.pair(u, a.3.planes + off) &* sc
             }
             func mins(_ r: ActivationRow) -> Float {
-                Float((UnsafeRawPointer(r.groupSums + 8 * b).loadUnaligned(as: SIMD8<Int32>.self) &* sm.mins).wrappedSum())
+                Float((UnsafeRawPointer(r.groupSums + 8 * b).loadUnaligned(as: SIMD8<Int32>.self) &* sm.mins).wrappedSumTree)
             }
-            let ints = SIMD4<Float>(Float(acc0.wrappedSum()), Float(acc1.wrappedSum()), Float(acc2.wrappedSum()), Float(acc3.wrappedSum()))
+            let ints = SIMD4<Float>(Float(acc0.wrappedSumTree), Float(acc1.wrappedSumTree), Float(acc2.wrappedSumTree), Float(acc3.wrappedSumTree))
             let m = SIMD4<Float>(mins(a.0), mins(a.1), mins(a.2), mins(a.3))
             let scales = SIMD4<Float>(a.0.scales[b], a.1.scales[b], a.2.scales[b], a.3.scales[b])
             total += scales * (HalfFloat.load(block, 0) * ints - HalfFloat.load(block, 2) * m)
@@ -96,7 +96,7 @@ enum KQuantDot {
                     acc &+= IntegerDot.pair(q6KPair(block, half: n, pair: p), a.planes + 256 * b + 128 * n + 64 * p) &* q6KScales(block, half: n, pair: p)
                 }
             }
-            total += a.scales[b] * HalfFloat.load(block, 208) * Float(acc.wrappedSum())
+            total += a.scales[b] * HalfFloat.load(block, 208) * Float(acc.wrappedSumTree)
         }
         return total
     }
@@ -117,10 +117,22 @@ enum KQuantDot {
                     acc3 &+= IntegerDot.pair(u, a.3.planes + off) &* sc
                 }
             }
-            let ints = SIMD4<Float>(Float(acc0.wrappedSum()), Float(acc1.wrappedSum()), Float(acc2.wrappedSum()), Float(acc3.wrappedSum()))
+            let ints = SIMD4<Float>(Float(acc0.wrappedSumTree), Float(acc1.wrappedSumTree), Float(acc2.wrappedSumTree), Float(acc3.wrappedSumTree))
             let scales = SIMD4<Float>(a.0.scales[b], a.1.scales[b], a.2.scales[b], a.3.scales[b])
             total += scales * HalfFloat.load(block, 208) * ints
         }
         return total
+    }
+}
+
+extension SIMD16<Int32> {
+    @inline(__always) var wrappedSumTree: Int32 { IntegerDot.sum(self) }
+}
+
+extension SIMD8<Int32> {
+    @inline(__always) var wrappedSumTree: Int32 {
+        let b = lowHalf &+ highHalf
+        let c = b.lowHalf &+ b.highHalf
+        return c[0] &+ c[1]
     }
 }

@@ -33,9 +33,16 @@ enum SmallBlockDot {
         return ((x &* 0x0020_4081) & 0x0101_0101) &<< 4
     }
 
+    /// The two blocks' weight scales, 8 lanes each.
     @inline(__always)
-    static func scales(_ block: UnsafeRawPointer, _ bytes: Int, _ a: ActivationRow, _ b: Int) -> SIMD16<Float> {
-        IntegerDot.halves(HalfFloat.load(block, 0) * a.scales[b], HalfFloat.load(block, bytes) * a.scales[b + 1])
+    static func weightScales(_ block: UnsafeRawPointer, _ bytes: Int) -> SIMD16<Float> {
+        IntegerDot.halves(HalfFloat.load(block, 0), HalfFloat.load(block, bytes))
+    }
+
+    /// The activation scales of blocks b and b + 1, pre-expanded to 8 lanes each.
+    @inline(__always)
+    static func activationScales(_ a: ActivationRow, _ b: Int) -> SIMD16<Float> {
+        UnsafeRawPointer(a.expandedScales + 8 * b).loadUnaligned(as: SIMD16<Float>.self)
     }
 
     /// One weight row against one activation row.
@@ -47,10 +54,10 @@ enum SmallBlockDot {
         while b < blocks {
             let block = w + b * bytes
             let s = IntegerDot.pair(unpack(format, block), a.planes + 32 * b)
-            acc.addProduct(IntegerDot.float(s), scales(block, bytes, a, b))
+            acc.addProduct(IntegerDot.float(s), weightScales(block, bytes) * activationScales(a, b))
             b += 2
         }
-        return acc.sum()
+        return IntegerDot.sum(acc)
     }
 
     /// One weight row against four activation rows, unpacking each weight block once.
@@ -62,13 +69,45 @@ enum SmallBlockDot {
         while b < blocks {
             let block = w + b * bytes
             let u = unpack(format, block)
+            let ws = weightScales(block, bytes)
             let offset = 32 * b
-            acc0.addProduct(IntegerDot.float(IntegerDot.pair(u, a.0.planes + offset)), scales(block, bytes, a.0, b))
-            acc1.addProduct(IntegerDot.float(IntegerDot.pair(u, a.1.planes + offset)), scales(block, bytes, a.1, b))
-            acc2.addProduct(IntegerDot.float(IntegerDot.pair(u, a.2.planes + offset)), scales(block, bytes, a.2, b))
-            acc3.addProduct(IntegerDot.float(IntegerDot.pair(u, a.3.planes + offset)), scales(block, bytes, a.3, b))
+            acc0.addProduct(IntegerDot.float(IntegerDot.pair(u, a.0.planes + offset)), ws * activationScales(a.0, b))
+            acc1.addProduct(IntegerDot.float(IntegerDot.pair(u, a.1.planes + offset)), ws * activationScales(a.1, b))
+            acc2.addProduct(IntegerDot.float(IntegerDot.pair(u, a.2.planes + offset)), ws * activationScales(a.2, b))
+            acc3.addProduct(IntegerDot.float(IntegerDot.pair(u, a.3.planes + offset)), ws * activationScales(a.3, b))
             b += 2
         }
-        return SIMD4(acc0.sum(), acc1.sum(), acc2.sum(), acc3.sum())
+        return SIMD4(IntegerDot.sum(acc0), IntegerDot.sum(acc1), IntegerDot.sum(acc2), IntegerDot.sum(acc3))
+    }
+
+    /// One weight row against eight activation rows (`first` is row 0; rows are `stride` apart).
+    @inline(__always)
+    static func dot8(_ format: WeightFormat, _ w: UnsafeRawPointer, _ a: ActivationBuffer, first t: Int, blocks: Int) -> (SIMD4<Float>, SIMD4<Float>) {
+        let bytes = format.blockBytes
+        let planes = a.planes + t * a.columns, stride = a.columns
+        let scales = a.expandedScales + t * (a.columns / 4), scaleStride = a.columns / 4
+        var acc0 = SIMD16<Float>(), acc1 = SIMD16<Float>(), acc2 = SIMD16<Float>(), acc3 = SIMD16<Float>()
+        var acc4 = SIMD16<Float>(), acc5 = SIMD16<Float>(), acc6 = SIMD16<Float>(), acc7 = SIMD16<Float>()
+        var b = 0
+        while b < blocks {
+            let block = w + b * bytes
+            let u = unpack(format, block)
+            let ws = weightScales(block, bytes)
+            @inline(__always) func term(_ r: Int) -> (SIMD16<Float>, SIMD16<Float>) {
+                let s = UnsafeRawPointer(scales + r * scaleStride + 8 * b).loadUnaligned(as: SIMD16<Float>.self)
+                return (IntegerDot.float(IntegerDot.pair(u, planes + r * stride + 32 * b)), ws * s)
+            }
+            var x = term(0); acc0.addProduct(x.0, x.1)
+            x = term(1); acc1.addProduct(x.0, x.1)
+            x = term(2); acc2.addProduct(x.0, x.1)
+            x = term(3); acc3.addProduct(x.0, x.1)
+            x = term(4); acc4.addProduct(x.0, x.1)
+            x = term(5); acc5.addProduct(x.0, x.1)
+            x = term(6); acc6.addProduct(x.0, x.1)
+            x = term(7); acc7.addProduct(x.0, x.1)
+            b += 2
+        }
+        return (SIMD4(IntegerDot.sum(acc0), IntegerDot.sum(acc1), IntegerDot.sum(acc2), IntegerDot.sum(acc3)),
+                SIMD4(IntegerDot.sum(acc4), IntegerDot.sum(acc5), IntegerDot.sum(acc6), IntegerDot.sum(acc7)))
     }
 }

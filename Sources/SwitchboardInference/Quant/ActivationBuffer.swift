@@ -24,6 +24,8 @@ final class ActivationBuffer {
     let scales: UnsafeMutablePointer<Float>
     /// Q8_K only: the sum of each 32-value group's quants (for the K-quant mins term).
     let groupSums: UnsafeMutablePointer<Int32>
+    /// Q8_0 only: each block's scale repeated 8 times (one 512-bit load per pair of blocks).
+    let expandedScales: UnsafeMutablePointer<Float>
 
     init(kind: ActivationKind, columns: Int, capacity: Int) {
         self.kind = kind
@@ -32,16 +34,19 @@ final class ActivationBuffer {
         planes = .allocate(capacity: capacity * columns)
         scales = .allocate(capacity: capacity * columns / kind.blockSize)
         groupSums = .allocate(capacity: capacity * columns / 32)
+        expandedScales = .allocate(capacity: capacity * columns / 32 * 8)
     }
 
     deinit {
-        planes.deallocate(); scales.deallocate(); groupSums.deallocate()
+        planes.deallocate(); scales.deallocate(); groupSums.deallocate(); expandedScales.deallocate()
     }
 
     var blocksPerRow: Int { columns / kind.blockSize }
 
+    @inline(__always)
     func row(_ index: Int) -> ActivationRow {
-        ActivationRow(planes: planes + index * columns, scales: scales + index * blocksPerRow, groupSums: groupSums + index * (columns / 32))
+        ActivationRow(planes: planes + index * columns, scales: scales + index * blocksPerRow, groupSums: groupSums + index * (columns / 32),
+                      expandedScales: expandedScales + index * (columns / 32) * 8)
     }
 
     /// Quantizes one row of `columns` floats into row `index`.
@@ -70,6 +75,7 @@ struct ActivationRow {
     let planes: UnsafeMutablePointer<Int16>
     let scales: UnsafeMutablePointer<Float>
     let groupSums: UnsafeMutablePointer<Int32>
+    let expandedScales: UnsafeMutablePointer<Float>
 }
 
 enum ActivationQuantizer {
@@ -88,7 +94,9 @@ enum ActivationQuantizer {
             let id: Float = amax != 0 ? 127 / amax : 0
             let chunk = out.planes + 64 * (b >> 1), first = 32 * (b & 1)
             for j in 0..<32 { chunk[slot(first + j)] = Int16((xb[j] * id).rounded(.toNearestOrEven)) }
-            out.scales[b] = HalfFloat.float(fromHalf: HalfFloat.half(from: d))
+            let scale = HalfFloat.float(fromHalf: HalfFloat.half(from: d))
+            out.scales[b] = scale
+            (out.expandedScales + 8 * b).update(repeating: scale, count: 8)
         }
     }
 
