@@ -70,14 +70,15 @@ import Testing
     func dequantizedActivations(_ act: ActivationBuffer, row t: Int) -> [Float] {
         let row = act.row(t)
         return (0..<act.columns).map { i in
-            let group = i / 32, j = i % 32
-            let q = row.planes[32 * group + ActivationQuantizer.slot(j)]
+            let q = row.planes[64 * (i / 64) + ActivationQuantizer.slot(i % 64)]
             return Float(q) * row.scales[i / act.kind.blockSize]
         }
     }
 
     @Test func q8_0() throws { try check(.q8_0, columns: 640) }
     @Test func q4_0() throws { try check(.q4_0, columns: 256) }
+    @Test func q5_0EightRowTilesAndTail() throws { try check(.q5_0, columns: 640, rows: 2, count: 13) }
+    @Test func q8_0SingleRowsAndTail() throws { try check(.q8_0, columns: 128, rows: 5, count: 7) }
     @Test func q5_0() throws { try check(.q5_0, columns: 640) }
     @Test func q4_K() throws { try check(.q4_K, columns: 1024) }
     @Test func q6_K() throws { try check(.q6_K, columns: 2048) }

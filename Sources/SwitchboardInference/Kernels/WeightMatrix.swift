@@ -40,6 +40,11 @@ enum MatMul {
         for r in rows {
             let wr = w.row(r)
             var t = 0
+            while t + 8 <= count {
+                let (v0, v1) = SmallBlockDot.dot8(format, wr, a, first: t, blocks: blocks)
+                for i in 0..<4 { out[(t + i) * outStride + r] = v0[i]; out[(t + 4 + i) * outStride + r] = v1[i] }
+                t += 8
+            }
             while t + 4 <= count {
                 let v = SmallBlockDot.dot4(format, wr, (a.row(t), a.row(t + 1), a.row(t + 2), a.row(t + 3)), blocks: blocks)
                 for i in 0..<4 { out[(t + i) * outStride + r] = v[i] }

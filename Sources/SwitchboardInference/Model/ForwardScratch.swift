@@ -27,8 +27,11 @@ final class ForwardScratch {
         projected = make(batch * d); gate = make(batch * a.feedForwardLength); up = make(batch * a.feedForwardLength)
         scoreCapacity = contextLength
         scores = make(threads * contextLength)
-        logitRows = 8
-        logits = make(logitRows * vocabulary)
+        // Scoring computes logits for many rows per pass over the 262k-row output matrix; the buffer is
+        // left uninitialized so untouched rows never become resident.
+        logitRows = 32
+        logits = .allocate(capacity: logitRows * vocabulary)
+        owned.append(logits)
         self.owned = owned
         for m in matrices {
             guard let kind = m.format.activationKind, !buffers.contains(where: { $0.kind == kind && $0.columns == m.columns }) else { continue }

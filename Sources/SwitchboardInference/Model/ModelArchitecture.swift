@@ -29,6 +29,27 @@ public struct ModelArchitecture: Sendable, Equatable {
 
     static let supported = ["gemma3"]
 
+    /// Hyperparameters given directly (tests, hand-built models).
+    public init(name: String, embeddingLength: Int, blockCount: Int, feedForwardLength: Int, headCount: Int, headCountKV: Int,
+                keyLength: Int, valueLength: Int, rmsEpsilon: Float, ropeBase: Float, ropeBaseLocal: Float, slidingWindow: Int,
+                slidingWindowPattern: Int, contextLength: Int, vocabularySize: Int) {
+        self.name = name
+        self.embeddingLength = embeddingLength
+        self.blockCount = blockCount
+        self.feedForwardLength = feedForwardLength
+        self.headCount = headCount
+        self.headCountKV = headCountKV
+        self.keyLength = keyLength
+        self.valueLength = valueLength
+        self.rmsEpsilon = rmsEpsilon
+        self.ropeBase = ropeBase
+        self.ropeBaseLocal = ropeBaseLocal
+        self.slidingWindow = slidingWindow
+        self.slidingWindowPattern = slidingWindowPattern
+        self.contextLength = contextLength
+        self.vocabularySize = vocabularySize
+    }
+
     /// Reads the hyperparameters of a supported architecture.
     init(file: GGUFFile) throws(InferenceError) {
         let arch: String

@@ -9,9 +9,11 @@ enum ActivationKind: Sendable, Equatable {
 
 /// Quantized activations for up to `capacity` rows of `columns` values.
 ///
-/// Layout chosen for the kernels: every 32 consecutive values are stored as 32 Int16, first the 16
-/// even-indexed ones then the 16 odd-indexed ones, so a weight group unpacked into even/odd Int16
-/// lanes multiplies them directly (no byte shuffles, which Swift SIMD does not lower well).
+/// Layout chosen for the kernels: every 64 consecutive values (two 32-value groups) are stored as
+/// 64 Int16: the even-indexed values of group 0, of group 1, then the odd-indexed values of group 0,
+/// of group 1. A weight pair-of-groups unpacked into even/odd Int16 lanes (one 512-bit register
+/// each) multiplies them directly: no byte shuffles, which Swift SIMD does not lower well.
+/// Rows must hold a multiple of 64 values.
 final class ActivationBuffer {
     let kind: ActivationKind
     let columns: Int
@@ -22,6 +24,8 @@ final class ActivationBuffer {
     let scales: UnsafeMutablePointer<Float>
     /// Q8_K only: the sum of each 32-value group's quants (for the K-quant mins term).
     let groupSums: UnsafeMutablePointer<Int32>
+    /// Q8_0 only: each block's scale repeated 8 times (one 512-bit load per pair of blocks).
+    let expandedScales: UnsafeMutablePointer<Float>
 
     init(kind: ActivationKind, columns: Int, capacity: Int) {
         self.kind = kind
@@ -30,16 +34,19 @@ final class ActivationBuffer {
         planes = .allocate(capacity: capacity * columns)
         scales = .allocate(capacity: capacity * columns / kind.blockSize)
         groupSums = .allocate(capacity: capacity * columns / 32)
+        expandedScales = .allocate(capacity: capacity * columns / 32 * 8)
     }
 
     deinit {
-        planes.deallocate(); scales.deallocate(); groupSums.deallocate()
+        planes.deallocate(); scales.deallocate(); groupSums.deallocate(); expandedScales.deallocate()
     }
 
     var blocksPerRow: Int { columns / kind.blockSize }
 
+    @inline(__always)
     func row(_ index: Int) -> ActivationRow {
-        ActivationRow(planes: planes + index * columns, scales: scales + index * blocksPerRow, groupSums: groupSums + index * (columns / 32))
+        ActivationRow(planes: planes + index * columns, scales: scales + index * blocksPerRow, groupSums: groupSums + index * (columns / 32),
+                      expandedScales: expandedScales + index * (columns / 32) * 8)
     }
 
     /// Quantizes one row of `columns` floats into row `index`.
@@ -68,12 +75,13 @@ struct ActivationRow {
     let planes: UnsafeMutablePointer<Int16>
     let scales: UnsafeMutablePointer<Float>
     let groupSums: UnsafeMutablePointer<Int32>
+    let expandedScales: UnsafeMutablePointer<Float>
 }
 
 enum ActivationQuantizer {
-    /// Position of value `j` (0..<32) of a group in the even/odd layout.
+    /// Position of value `j` (0..<64) of a 64-value chunk in the even/odd layout.
     @inline(__always)
-    static func slot(_ j: Int) -> Int { (j >> 1) + (j & 1) * 16 }
+    static func slot(_ j: Int) -> Int { (j & 1) * 32 + (j >> 5) * 16 + ((j & 31) >> 1) }
 
     /// `quantize_row_q8_0`: d = amax/127 stored as fp16, q = round(x·127/amax) (ties to even, as the
     /// x86 SIMD path does).
@@ -84,9 +92,11 @@ enum ActivationQuantizer {
             for j in 0..<32 { amax = max(amax, abs(xb[j])) }
             let d = amax / 127
             let id: Float = amax != 0 ? 127 / amax : 0
-            let group = out.planes + 32 * b
-            for j in 0..<32 { group[slot(j)] = Int16((xb[j] * id).rounded(.toNearestOrEven)) }
-            out.scales[b] = HalfFloat.float(fromHalf: HalfFloat.half(from: d))
+            let chunk = out.planes + 64 * (b >> 1), first = 32 * (b & 1)
+            for j in 0..<32 { chunk[slot(first + j)] = Int16((xb[j] * id).rounded(.toNearestOrEven)) }
+            let scale = HalfFloat.float(fromHalf: HalfFloat.half(from: d))
+            out.scales[b] = scale
+            (out.expandedScales + 8 * b).update(repeating: scale, count: 8)
         }
     }
 
@@ -98,11 +108,11 @@ enum ActivationQuantizer {
             for j in 0..<256 where abs(xb[j]) > amax { amax = abs(xb[j]); maxValue = xb[j] }
             let iscale: Float = maxValue == 0 ? 0 : -127 / maxValue
             for g in 0..<8 {
-                let group = out.planes + 256 * b + 32 * g
+                let chunk = out.planes + 256 * b + 64 * (g >> 1), first = 32 * (g & 1)
                 var sum: Int32 = 0
                 for j in 0..<32 {
                     let v = maxValue == 0 ? 0 : min(127, Int16((iscale * xb[32 * g + j]).rounded(.toNearestOrEven)))
-                    group[slot(j)] = v
+                    chunk[slot(first + j)] = v
                     sum += Int32(v)
                 }
                 out.groupSums[8 * b + g] = sum
