@@ -3,33 +3,49 @@ import Switchboard
 import SwitchboardCore
 
 /// `analyze`: classifies prompts read from stdin, one per line, printing one JSON line each:
-/// `{"privacy": "...", "entities": ["payment_card", ...]}`. With `--timing`, also prints the mean
-/// analysis time per prompt (µs) on stderr.
+/// `{"privacy": "...", "entities": ["payment_card", ...]}`. `--timing` prints the mean analysis time per
+/// prompt on stderr; `--repeat N` analyzes the whole input N times for a steadier figure (output once);
+/// `--disable kind,kind` switches recognizers off (entity kind raw values), to see what each costs.
 enum AnalyzeCommand: BenchCommand {
     static let name = "analyze"
-    static let summary = "classify prompts from stdin (one per line) and print privacy + entity kinds as JSON"
+    static let summary = "classify prompts from stdin (one per line); prints privacy and entity kinds as JSON"
 
     static func run(_ arguments: Arguments) async -> Int32 {
-        let analyzer = ContentAnalyzer()
-        let clock = ContinuousClock()
-        var total = Duration.zero
-        var count = 0
+        var prompts: [String] = []
+        while let line = readLine(strippingNewline: true) { prompts.append(line) }
+        var disabled = Set<EntityKind>()
+        for name in (arguments.string("disable") ?? "").split(separator: ",") {
+            guard let kind = EntityKind(rawValue: String(name)) else {
+                printError("unknown entity kind '\(name)'; known: \(EntityKind.allCases.map(\.rawValue).joined(separator: ", "))")
+                return 64
+            }
+            disabled.insert(kind)
+        }
+        let analyzer = ContentAnalyzer(configuration: AnalyzerConfiguration(disabledKinds: disabled))
+        let requests = prompts.map { GenerationRequest(prompt: $0) }
         var output = ""
-        while let line = readLine(strippingNewline: true) {
-            let request = GenerationRequest(prompt: line)
-            let start = clock.now
+        for request in requests {
             let analysis = (try? analyzer.analyze(request)) ?? .failClosed(for: request)
-            total += start.duration(to: clock.now)
-            count += 1
             let kinds = analysis.entities.map { "\"\($0.kind.rawValue)\"" }.joined(separator: ", ")
             output += "{\"privacy\": \"\(analysis.privacy)\", \"entities\": [\(kinds)]}\n"
             if output.utf8.count > 1 << 16 { FileHandle.standardOutput.write(Data(output.utf8)); output = "" }
         }
         FileHandle.standardOutput.write(Data(output.utf8))
-        if arguments.flag("timing"), count > 0 {
-            let micros = total.seconds * 1e6 / Double(count)
-            printError(String(format: "analyzed %d prompts, mean %.2f µs per prompt", count, micros))
+        guard arguments.flag("timing"), !requests.isEmpty else { return 0 }
+        let rounds = max(1, arguments.int("repeat") ?? 1)
+        let clock = ContinuousClock()
+        var privateCount = 0
+        let elapsed = clock.measure {
+            for _ in 0..<rounds {
+                for request in requests where ((try? analyzer.analyze(request))?.privacy ?? .sensitive) > .public {
+                    privateCount += 1
+                }
+            }
         }
+        let count = rounds * requests.count
+        let meanBytes = Double(prompts.reduce(0) { $0 + $1.utf8.count }) / Double(prompts.count)
+        printError(String(format: "analyzed %d prompts (mean %.0f bytes, %d non-public), mean %.2f µs per prompt",
+                          count, meanBytes, privateCount, elapsed.seconds * 1e6 / Double(count)))
         return 0
     }
 }

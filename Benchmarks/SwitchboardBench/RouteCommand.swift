@@ -13,7 +13,7 @@ enum RouteCommand: BenchCommand {
 
     static func run(_ arguments: Arguments) async -> Int32 {
         let count = arguments.int("requests") ?? 100_000
-        let concurrency = arguments.int("concurrency") ?? 4
+        let concurrency = arguments.int("concurrency") ?? 2
         guard count > 0, concurrency > 0 else { printError("--requests and --concurrency must be positive"); return 64 }
         let coordinator = makeCoordinator(concurrency: concurrency, cache: arguments.flag("cache"))
         let requests = (0..<count).map { i in
@@ -32,11 +32,11 @@ enum RouteCommand: BenchCommand {
             let elapsed = start.duration(to: clock.now).components
             samples.append(elapsed.seconds * 1_000_000_000 + elapsed.attoseconds / 1_000_000_000)
         }
-        let sequentialSeconds = Double(samples.reduce(0, +)) / 1e9
         samples.sort()
         let p50 = Double(samples[samples.count / 2]) / 1000
         let p99 = Double(samples[min(samples.count - 1, samples.count * 99 / 100)]) / 1000
 
+        let cpuBefore = processCPUSeconds()
         let started = clock.now
         await withTaskGroup(of: Void.self) { group in
             for worker in 0..<concurrency {
@@ -51,23 +51,32 @@ enum RouteCommand: BenchCommand {
         }
         let seconds = started.duration(to: clock.now).seconds
         let perSecond = Double(count) / max(seconds, 1e-9)
+        // CPU time per request shows the cost apart from how busy the machine is.
+        let cpuMicros = (processCPUSeconds() - cpuBefore) * 1e6 / Double(count)
         let counts = await coordinator.requestCounts()
-        if arguments.flag("debug") {
-            printError(String(format: "sequential: %.0f requests/s (sum of latencies)", Double(count) / sequentialSeconds))
-        }
 
         if arguments.flag("json") {
             print("{\"requests\": \(count), \"concurrency\": \(concurrency), "
-                + String(format: "\"p50_us\": %.2f, \"p99_us\": %.2f, \"requests_per_second\": %.0f, ", p50, p99, perSecond)
+                + String(format: "\"p50_us\": %.2f, \"p99_us\": %.2f, \"requests_per_second\": %.0f, \"cpu_us_per_request\": %.2f, ",
+                                p50, p99, perSecond, cpuMicros)
                 + "\"accepted\": \(counts.accepted), \"completed\": \(counts.completed), "
                 + "\"failed\": \(counts.failed), \"cancelled\": \(counts.cancelled)}")
         } else {
             print(String(format: "route: %d requests, overhead per request p50 %.2f µs, p99 %.2f µs (one at a time)",
                          count, p50, p99))
-            print(String(format: "route: %.0f requests/s with %d concurrent callers", perSecond, concurrency))
+            print(String(format: "route: %.0f requests/s with %d concurrent callers (%.2f µs CPU per request)",
+                         perSecond, concurrency, cpuMicros))
             print("route: \(counts)")
         }
         return counts.failed == 0 && counts.inProgress == 0 ? 0 : 1
+    }
+
+    /// User plus system CPU time of this process.
+    static func processCPUSeconds() -> Double {
+        var usage = rusage()
+        guard getrusage(RUSAGE_SELF.rawValue, &usage) == 0 else { return 0 }
+        func seconds(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
+        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
     }
 
     static func makeCoordinator(concurrency: Int, cache: Bool) -> Coordinator {

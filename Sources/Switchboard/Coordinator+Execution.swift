@@ -40,7 +40,7 @@ extension Coordinator {
 
         let (ranked, ineligible) = await route(request, analysis: analysis)
         guard !ranked.isEmpty else { return .failure(.noEligibleProvider(ineligible)) }
-        let budget = request.latencyBudget ?? analysis.latencyBudget
+        let budget = request.latencyBudget ?? analysis.latencyBudget ?? configuration.defaultLatencyBudget
         var run = AttemptRun(start: start, deadline: budget.map { start + $0 }, skipped: ineligible)
         let result = await attempt(ranked, request: request, analysis: analysis, run: &run, events: events)
         if case .success(let response) = result, let cacheKey, analysis.privacy < .sensitive {

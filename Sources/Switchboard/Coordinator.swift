@@ -80,6 +80,12 @@ public actor Coordinator {
     /// What routing has learned about a provider's speed and errors.
     public func estimate(for id: ProviderID) -> LatencyEstimate? { registry[id]?.estimate }
 
+    /// A metrics snapshot with the load balancer's latest queue figures in it.
+    public func metricsSnapshot() async -> MetricsSnapshot {
+        await loadBalancer.flushReports()
+        return await metrics.snapshot()
+    }
+
     /// The optimizer's score weights now in use.
     public func weights() -> [ProviderID: Double] {
         Dictionary(uniqueKeysWithValues: registry.entries.map { ($0.id, $0.weight) })

@@ -17,6 +17,7 @@ public actor LoadBalancer {
         public var inFlight: Int
         public var queued: Int
         public var limit: Int
+        public init(inFlight: Int, queued: Int, limit: Int) { self.inFlight = inFlight; self.queued = queued; self.limit = limit }
     }
 
     /// Lifetime counts of how slot requests ended.

@@ -8,6 +8,8 @@ public actor MetricsActor {
         var window: CallWindow
         var requests = 0, successes = 0, failures = 0, cancellations = 0, fallbacksIn = 0, fallbacksOut = 0
         var queueLength = 0, inFlight = 0, capacity = 0
+        /// The window's statistics, kept until the next call is recorded (snapshots sort the window).
+        var statistics: CallWindow.Statistics?
         init(windowSize: Int) { window = CallWindow(capacity: windowSize) }
     }
 
@@ -34,6 +36,7 @@ public actor MetricsActor {
     public func record(_ record: CallRecord) {
         update(record.provider) { state in
             state.window.append(record)
+            state.statistics = nil
             state.requests += 1
             switch record.outcome {
             case .success: state.successes += 1
@@ -58,12 +61,12 @@ public actor MetricsActor {
     public func snapshot() -> MetricsSnapshot {
         var result: [ProviderID: ProviderMetrics] = [:]
         result.reserveCapacity(providers.count)
-        for (id, state) in providers { result[id] = metrics(id, state) }
+        for id in providers.keys { result[id] = metrics(id) }
         return MetricsSnapshot(providers: result, takenAt: clock.now())
     }
 
     public func metrics(for provider: ProviderID) -> ProviderMetrics? {
-        providers[provider].map { metrics(provider, $0) }
+        metrics(provider)
     }
 
     /// The current snapshot first, then one after changes (coalesced: a slow reader sees the newest).
@@ -100,8 +103,15 @@ public actor MetricsActor {
         schedulePublish()
     }
 
-    private func metrics(_ id: ProviderID, _ state: ProviderState) -> ProviderMetrics {
-        let stats = state.window.statistics()
+    private func metrics(_ id: ProviderID) -> ProviderMetrics? {
+        guard let state = providers[id] else { return nil }
+        let stats: CallWindow.Statistics
+        if let cached = state.statistics {
+            stats = cached
+        } else {
+            stats = state.window.statistics()
+            providers[id]?.statistics = stats
+        }
         let utilization = state.capacity > 0 ? Double(state.inFlight) / Double(state.capacity) : 0
         return ProviderMetrics(
             provider: id, requests: state.requests, successes: state.successes, failures: state.failures,

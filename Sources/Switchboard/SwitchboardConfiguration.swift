@@ -20,16 +20,21 @@ public struct SwitchboardConfiguration: Sendable {
     public var stateRefreshInterval: Duration
     /// Seed for retry jitter.
     public var seed: UInt64
+    /// Latency budget for requests that set none; nil lets such a request wait on a hung provider until
+    /// the caller cancels it.
+    public var defaultLatencyBudget: Duration?
 
     public init(privacy: PrivacyPolicy = PrivacyPolicy(), scoring: ScoringPolicy = ScoringPolicy(),
                 retry: RetryPolicy = RetryPolicy(), retryBudget: RetryBudget = RetryBudget(),
                 breaker: CircuitBreaker.Configuration = .init(), queue: QueuePolicy = QueuePolicy(),
                 defaultConcurrency: Int = 4, concurrency: [ProviderID: Int] = [:],
                 optimizer: OptimizerModel.Configuration = .init(), cacheEnabled: Bool = true,
-                stateRefreshInterval: Duration = .seconds(1), seed: UInt64 = 0x5EED) {
+                stateRefreshInterval: Duration = .seconds(1), seed: UInt64 = 0x5EED,
+                defaultLatencyBudget: Duration? = nil) {
         self.privacy = privacy; self.scoring = scoring; self.retry = retry; self.retryBudget = retryBudget
         self.breaker = breaker; self.queue = queue; self.defaultConcurrency = max(1, defaultConcurrency)
         self.concurrency = concurrency; self.optimizer = optimizer; self.cacheEnabled = cacheEnabled
         self.stateRefreshInterval = stateRefreshInterval; self.seed = seed
+        self.defaultLatencyBudget = defaultLatencyBudget
     }
 }

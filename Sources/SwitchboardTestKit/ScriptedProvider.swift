@@ -64,19 +64,17 @@ public actor ScriptedProvider: Provider {
         let finish = ProviderEvent.finished(all.count > limit ? .length : .stop,
                                             TokenUsage(promptTokens: request.analysis.estimatedPromptTokens,
                                                        completionTokens: tokens.count))
+        if timeToFirstToken <= .zero && tokenInterval <= .zero && fault != .hang {
+            // Instant: the whole answer is ready before the caller iterates; no task, no buffer.
+            let cursor = ScriptCursor(tokens: tokens, finish: finish, fault: fault)
+            return AsyncThrowingStream(unfolding: { try cursor.next() })
+        }
         let (stream, continuation) = AsyncThrowingStream<ProviderEvent, any Error>.makeStream()
         activeStreams += 1
         let call = callCount
-
         if fault == .hang {
             hanging[call] = continuation
             continuation.onTermination = { _ in Task { await self.streamEnded(call) } }
-            return stream
-        }
-        if timeToFirstToken <= .zero && tokenInterval <= .zero {
-            // Instant: the whole answer is buffered before the caller iterates; no task needed.
-            Self.play(tokens, finish: finish, fault: fault, into: continuation)
-            activeStreams -= 1
             return stream
         }
         let clock = clock, ttft = timeToFirstToken, interval = tokenInterval
@@ -136,3 +134,4 @@ public actor ScriptedProvider: Provider {
         }
     }
 }
+

@@ -41,6 +41,9 @@ enum AnalyzerCorpus {
         "Authorization: Bearer abcdefghijklmnopqrstuvwxyz123456",
         "pin: 4821",
         "My SSN is 123456789",
+        "my son has autism",
+        "I am HIV positive",
+        "iban: fr14 2004 1010 0505 0001 3m02 606",
     ]
 
     static let personal: [String] = [
@@ -66,6 +69,9 @@ enum AnalyzerCorpus {
         "I live at the corner near the bakery",
         "write to first.last@company.co.uk",
         "phone: 020 7946 0958",
+        "d.o.b. 01/02/1990",
+        "+44 (0)20 7946 0958",
+        "77 Sunset Blvd.",
     ]
 
     static let contextual: [String] = [
@@ -73,6 +79,8 @@ enum AnalyzerCorpus {
         "Ask my doctor about it?",
         "I live in Berlin and like hiking",
         "my boss sent a long email",
+        "My phone is broken, what should I do?",
+        "Send 50 dollars to my brother",
     ]
 
     static let publicPrompts: [String] = [
@@ -114,5 +122,16 @@ enum AnalyzerCorpus {
         "What is the capital of France?",
         "Write a haiku about autumn",
         "He studied cancer biology at MIT",
+        "Our company has 4111 employees and 1111 contractors",
+        "Call 911 if there is an emergency",
+        "Version 10.15.7 of macOS",
+        "The invoice total is 1,234,567.89 USD",
+        "Password requirements: 8 characters minimum",
+        "The token limit is 4096",
+        "my api key is stored in env",
+        "What does HIV stand for?",
+        "What's the best treatment for depression in teens?",
+        "The Apollo 11 landing was on July 20, 1969",
+        "Take 2 tablets of ibuprofen every 4 hours",
     ]
 }

@@ -43,4 +43,17 @@ struct PolicyOptimizerModelTests {
         #expect((plan.weights["b"] ?? 1) < 0.5)
         #expect(model.baselines["a"] == .milliseconds(100))
     }
+
+    @Test("Weights follow an EWMA of error rates across runs: one bad window is softened, recovery is gradual")
+    func smoothing() {
+        var model = self.model
+        let bad = ProviderObservation(calls: 10, failures: 10, latency: .milliseconds(100))
+        let good = ProviderObservation(calls: 10, failures: 0, latency: .milliseconds(100))
+        _ = model.plan(observations: ["a": good], currentLimits: ["a": 4])
+        let afterBad = model.plan(observations: ["a": bad], currentLimits: ["a": 4]).weights["a"] ?? 0
+        #expect(abs(afterBad - 0.5) < 1e-9)
+        let afterRecovery = model.plan(observations: ["a": good], currentLimits: ["a": 4]).weights["a"] ?? 0
+        #expect(abs(afterRecovery - 0.75) < 1e-9)
+        #expect(model.smoothedErrorRates["a"] == 0.25)
+    }
 }

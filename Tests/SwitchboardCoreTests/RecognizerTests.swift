@@ -72,6 +72,8 @@ import SwitchboardCore
         #expect(kinds(SecretRecognizer.self, "forgot my password").isEmpty)
         #expect(kinds(SecretRecognizer.self, "pin: abcd").isEmpty, "a PIN is digits")
         #expect(kinds(SecretRecognizer.self, "api key: short").isEmpty)
+        #expect(kinds(SecretRecognizer.self, "my api key is currently unavailable").isEmpty)
+        #expect(kinds(SecretRecognizer.self, "access token = abcdefghijklmnopqrst") == [.secret])
     }
 
     @Test func passportNeedsAnIdNearby() {

@@ -80,4 +80,16 @@ struct ScoringPolicyTests {
         let unbudgeted = scoring.score(PolicyFixtures.local, request: request, analysis: PolicyFixtures.analysis(.public), device: .nominal)
         #expect(score.latency < unbudgeted.latency * 0.2)
     }
+
+    @Test("Complex work lowers an on-device model's content fit, not a remote one's")
+    func complexity() {
+        var complex = PolicyFixtures.analysis(.public)
+        complex.complexity = .complex
+        let simpleLocal = scoring.score(PolicyFixtures.local, request: request, analysis: PolicyFixtures.analysis(.public), device: .nominal)
+        let complexLocal = scoring.score(PolicyFixtures.local, request: request, analysis: complex, device: .nominal)
+        let complexRemote = scoring.score(PolicyFixtures.remote, request: request, analysis: complex, device: .nominal)
+        #expect(complexLocal.contentFit < simpleLocal.contentFit * 0.5)
+        #expect(complexRemote.contentFit == 1)
+        #expect(ranked([PolicyFixtures.local, PolicyFixtures.remote], analysis: complex) == ["remote", "local"])
+    }
 }

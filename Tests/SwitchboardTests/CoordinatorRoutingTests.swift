@@ -78,12 +78,12 @@ struct CoordinatorRoutingTests {
     @Test("No provider at all, and bad requests, fail with typed errors")
     func typedErrors() async {
         let empty = Coordinator(configuration: Fixture.configuration())
-        #expect(await failure { try await empty.respond(to: GenerationRequest(prompt: "hi")) } == .noEligibleProvider([]))
+        #expect(await Fixture.failure { try await empty.respond(to: GenerationRequest(prompt: "hi")) } == .noEligibleProvider([]))
         let coordinator = Coordinator(providers: [Fixture.local()], configuration: Fixture.configuration())
-        guard case .invalidRequest? = await failure({ try await coordinator.respond(to: GenerationRequest()) }) else {
+        guard case .invalidRequest? = await Fixture.failure({ try await coordinator.respond(to: GenerationRequest()) }) else {
             Issue.record("empty request should be invalid"); return
         }
-        guard case .invalidRequest? = await failure({ try await coordinator.respond(to: GenerationRequest(prompt: "x", maxTokens: 0)) }) else {
+        guard case .invalidRequest? = await Fixture.failure({ try await coordinator.respond(to: GenerationRequest(prompt: "x", maxTokens: 0)) }) else {
             Issue.record("maxTokens 0 should be invalid"); return
         }
         let counts = await coordinator.requestCounts()

@@ -13,8 +13,8 @@ struct FallbackTests {
         let c = Fixture.local("c", tokens: ["from", " c"], clock: clock)
         let coordinator = Coordinator(providers: [c, b, a], configuration: Fixture.configuration(), clock: clock)
         let request = GenerationRequest(prompt: "Name three planets", preferredProviders: ["a", "b", "c"])
-        let events = await collect(coordinator.stream(request))
-        #expect(events.map(\.label) == ["analyzed", "chosen:a#1", "fallback:a->b", "chosen:b#2", "chosen:b#3",
+        let events = await Fixture.collect(coordinator.stream(request))
+        #expect(events.map(\.eventLabel) == ["analyzed", "chosen:a#1", "fallback:a->b", "chosen:b#2", "chosen:b#3",
                                         "fallback:b->c", "chosen:c#4", "token:from", "token: c", "completed:c"])
         let reasons = events.compactMap { if case .fallback(_, _, let reason) = $0 { reason } else { nil } }
         #expect(reasons == [.unavailable("model unloaded"), .server(status: 503, message: "busy")])
@@ -33,7 +33,7 @@ struct FallbackTests {
         let a = Fixture.local("a", fault: .error(.contentPolicy("refused")))
         let b = Fixture.local("b")
         let coordinator = Coordinator(providers: [a, b], configuration: Fixture.configuration())
-        let error = await failure { try await coordinator.respond(to: GenerationRequest(prompt: "x", preferredProviders: ["a"])) }
+        let error = await Fixture.failure { try await coordinator.respond(to: GenerationRequest(prompt: "x", preferredProviders: ["a"])) }
         #expect(error == .allProvidersFailed([AttemptFailure(provider: "a", error: .contentPolicy("refused"))]))
         #expect(await b.callCount == 0)
     }
@@ -57,8 +57,8 @@ struct FallbackTests {
         let backup = Fixture.local("backup", clock: clock)
         let coordinator = Coordinator(providers: [flaky, backup], configuration: Fixture.configuration(), clock: clock)
         let request = GenerationRequest(prompt: "count", preferredProviders: ["flaky"])
-        let events = await collect(coordinator.stream(request))
-        #expect(events.map(\.label) == ["analyzed", "chosen:flaky#1", "token:one", "token: two", "failed"])
+        let events = await Fixture.collect(coordinator.stream(request))
+        #expect(events.map(\.eventLabel) == ["analyzed", "chosen:flaky#1", "token:one", "token: two", "failed"])
         if case .failed(let error)? = events.last {
             #expect(error == .failedMidStream(AttemptFailure(provider: "flaky", error: .transport("reset"))))
         }
@@ -88,7 +88,7 @@ struct FallbackTests {
         let clock = ManualClock()
         let hung = Fixture.local("hung", fault: .hang, clock: clock)
         let coordinator = Coordinator(providers: [hung], configuration: Fixture.configuration(), clock: clock)
-        let task = Task { await failure { try await coordinator.respond(to: GenerationRequest(prompt: "hi", latencyBudget: .seconds(2))) } }
+        let task = Task { await Fixture.failure { try await coordinator.respond(to: GenerationRequest(prompt: "hi", latencyBudget: .seconds(2))) } }
         #expect(await clock.waitForSleepers(1))
         clock.advance(by: .seconds(2))
         let error = await task.value
@@ -97,5 +97,39 @@ struct FallbackTests {
         #expect(await coordinator.loadBalancer.totalInFlight == 0)
         let metrics = await coordinator.metrics.metrics(for: "hung")
         #expect(metrics?.failures == 1)
+    }
+
+    @Test("Within the latency budget a paced answer streams through and completes")
+    func budgetedSuccess() async {
+        let clock = ManualClock()
+        let paced = ScriptedProvider(id: "paced", capabilities: Fixture.localCapabilities(), output: .tokens(["a", "b"]),
+                                     timeToFirstToken: .milliseconds(500), tokenInterval: .milliseconds(500), clock: clock)
+        let coordinator = Coordinator(providers: [paced], configuration: Fixture.configuration(), clock: clock)
+        let task = Task { await Fixture.collect(coordinator.stream(GenerationRequest(prompt: "go", latencyBudget: .seconds(2)))) }
+        // The provider's pacing and the deadline timer both sleep on the clock.
+        #expect(await clock.waitForSleepers(2))
+        clock.advance(by: .milliseconds(500))
+        #expect(await clock.waitForSleepers(2))
+        clock.advance(by: .milliseconds(500))
+        let events = await task.value
+        #expect(events.map(\.eventLabel) == ["analyzed", "chosen:paced#1", "token:a", "token:b", "completed:paced"])
+        let received = await paced.receivedRequests
+        #expect(received.first?.timeout == .seconds(2))
+        #expect(clock.sleeperCount == 0)
+    }
+
+    @Test("The configuration's default budget cuts off a hung provider for requests without one")
+    func defaultBudget() async {
+        let clock = ManualClock()
+        let hung = Fixture.local("hung", fault: .hang, clock: clock)
+        var configuration = Fixture.configuration()
+        configuration.defaultLatencyBudget = .seconds(30)
+        let coordinator = Coordinator(providers: [hung], configuration: configuration, clock: clock)
+        let task = Task { await Fixture.failure { try await coordinator.respond(to: GenerationRequest(prompt: "hi")) } }
+        #expect(await clock.waitForSleepers(1))
+        clock.advance(by: .seconds(29))
+        #expect(clock.sleeperCount == 1)
+        clock.advance(by: .seconds(1))
+        #expect(await task.value == .deadlineExceeded)
     }
 }

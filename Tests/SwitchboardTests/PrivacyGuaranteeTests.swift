@@ -26,13 +26,13 @@ struct PrivacyGuaranteeTests {
         let coordinator = Coordinator(providers: [remote, localA, localB], configuration: Fixture.configuration(),
                                       clock: ImmediateClock())
         for prompt in Self.sensitivePrompts {
-            let error = await failure { try await coordinator.respond(to: GenerationRequest(prompt: prompt)) }
+            let error = await Fixture.failure { try await coordinator.respond(to: GenerationRequest(prompt: prompt)) }
             guard case .allProvidersFailed(let attempts)? = error else {
                 Issue.record("expected allProvidersFailed, got \(String(describing: error))"); continue
             }
             #expect(attempts.allSatisfy { $0.provider != "remote" })
             #expect(!attempts.isEmpty)
-            let events = await collect(coordinator.stream(GenerationRequest(prompt: prompt)))
+            let events = await Fixture.collect(coordinator.stream(GenerationRequest(prompt: prompt)))
             #expect(!events.contains { if case .providerChosen("remote", _) = $0 { true } else { false } })
         }
         #expect(await remote.callCount == 0)
@@ -46,7 +46,7 @@ struct PrivacyGuaranteeTests {
         await local.setAvailability(.unavailable(reason: "model not downloaded"))
         let coordinator = Coordinator(providers: [remote, local], configuration: Fixture.configuration())
         for prompt in Self.sensitivePrompts {
-            let error = await failure { try await coordinator.respond(to: GenerationRequest(prompt: prompt)) }
+            let error = await Fixture.failure { try await coordinator.respond(to: GenerationRequest(prompt: prompt)) }
             #expect(error == .noEligibleProvider([Ineligibility(provider: "remote", reason: .privacy),
                                                   Ineligibility(provider: "local", reason: .unavailable)]))
         }
@@ -59,8 +59,8 @@ struct PrivacyGuaranteeTests {
         let local = Fixture.local(fault: .error(.unavailable("busy")))
         let memory = MemoryContext(shortTerm: [.init("Alice's birthday is on Friday")], containsPersonalData: true)
         let strict = Coordinator(providers: [remote, local], configuration: Fixture.configuration())
-        _ = await failure { try await strict.respond(to: GenerationRequest(prompt: "email me at bob@example.com")) }
-        _ = await failure { try await strict.respond(to: GenerationRequest(prompt: "Plan the party", memory: memory)) }
+        _ = await Fixture.failure { try await strict.respond(to: GenerationRequest(prompt: "email me at bob@example.com")) }
+        _ = await Fixture.failure { try await strict.respond(to: GenerationRequest(prompt: "Plan the party", memory: memory)) }
         #expect(await remote.callCount == 0)
 
         let lenient = Coordinator(providers: [remote, local],
@@ -81,7 +81,7 @@ struct PrivacyGuaranteeTests {
         let coordinator = Coordinator(providers: [remote], configuration: Fixture.configuration(), analyzer: analyzer)
         let plan = await coordinator.plan(for: GenerationRequest(prompt: "What is the capital of France?"))
         #expect(plan.analysis.privacy == .sensitive)
-        let error = await failure { try await coordinator.respond(to: GenerationRequest(prompt: "What is the capital of France?")) }
+        let error = await Fixture.failure { try await coordinator.respond(to: GenerationRequest(prompt: "What is the capital of France?")) }
         #expect(error == .noEligibleProvider([Ineligibility(provider: "remote", reason: .privacy)]))
         #expect(await remote.callCount == 0)
     }
@@ -90,7 +90,7 @@ struct PrivacyGuaranteeTests {
     func defenceInDepth() async {
         let turncoat = TurncoatProvider()
         let coordinator = Coordinator(providers: [turncoat], configuration: Fixture.configuration())
-        let error = await failure { try await coordinator.respond(to: GenerationRequest(prompt: "my password is hunter2!")) }
+        let error = await Fixture.failure { try await coordinator.respond(to: GenerationRequest(prompt: "my password is hunter2!")) }
         #expect(error == .noEligibleProvider([Ineligibility(provider: "turncoat", reason: .privacy)]))
         #expect(await turncoat.calls == 0)
     }

@@ -37,16 +37,35 @@ enum Fixture {
     }
 }
 
-/// Collects a stream's events.
-func collect(_ stream: AsyncStream<SwitchboardEvent>) async -> [SwitchboardEvent] {
-    var events: [SwitchboardEvent] = []
-    for await event in stream { events.append(event) }
-    return events
+extension Fixture {
+    /// Collects a stream's events.
+    static func collect(_ stream: AsyncStream<SwitchboardEvent>) async -> [SwitchboardEvent] {
+        var events: [SwitchboardEvent] = []
+        for await event in stream { events.append(event) }
+        return events
+    }
+
+    /// Yields until `condition` holds (true) or `maxYields` yields have passed (false).
+    @discardableResult
+    static func eventually(maxYields: Int = 100_000, _ condition: () async -> Bool) async -> Bool {
+        for _ in 0..<maxYields {
+            if await condition() { return true }
+            await Task.yield()
+        }
+        return await condition()
+    }
+
+    /// Runs `body` and returns its typed error, or nil on success.
+    static func failure(_ body: () async throws -> GenerationResponse) async -> SwitchboardError? {
+        do { _ = try await body(); return nil } catch {
+            return error as? SwitchboardError ?? .invalidRequest("not a SwitchboardError: \(error)")
+        }
+    }
 }
 
 extension SwitchboardEvent {
     /// A compact label for order assertions.
-    var label: String {
+    var eventLabel: String {
         switch self {
         case .analyzed: "analyzed"
         case .providerChosen(let id, let attempt): "chosen:\(id)#\(attempt)"
@@ -56,9 +75,4 @@ extension SwitchboardEvent {
         case .failed: "failed"
         }
     }
-}
-
-/// Runs `body` and returns its typed error, or nil on success.
-func failure(_ body: () async throws -> GenerationResponse) async -> SwitchboardError? {
-    do { _ = try await body(); return nil } catch { return error as? SwitchboardError ?? .invalidRequest("not a SwitchboardError: \(error)") }
 }

@@ -25,5 +25,7 @@ extension Recognizer {
 }
 
 extension [Finding] {
-    func overlaps(_ range: Range<Int>) -> Bool { contains { $0.range.overlaps(range) } }
+    /// Whether one of the last few findings overlaps `range`. Scanners append in text order, so only the
+    /// tail can overlap, and a text with many hits stays linear.
+    func recentlyOverlap(_ range: Range<Int>) -> Bool { suffix(3).contains { $0.range.overlaps(range) } }
 }

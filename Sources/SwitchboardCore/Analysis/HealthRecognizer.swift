@@ -9,7 +9,7 @@ public enum HealthRecognizer: Recognizer {
 
     public static func scan(_ text: TextScan, into findings: inout [Finding]) {
         let words = text.words
-        guard !words.isEmpty else { return }
+        guard !words.isEmpty, !text.allFlags.isDisjoint(with: [.condition, .medication, .healthStrong]) else { return }
         var sentenceFlags: [Lexicon] = Array(repeating: [], count: (words.last?.sentence ?? 0) + 1)
         for word in words { sentenceFlags[word.sentence].formUnion(word.lexicon) }
         for index in words.indices {

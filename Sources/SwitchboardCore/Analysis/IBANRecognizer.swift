@@ -4,6 +4,7 @@ public enum IBANRecognizer: Recognizer {
     public static let kinds: Set<EntityKind> = [.iban]
 
     public static func scan(_ text: TextScan, into findings: inout [Finding]) {
+        guard text.digitCount >= 2 else { return }
         let count = text.bytes.count
         var i = 0
         while i + 15 <= count {

@@ -3,6 +3,7 @@ public enum IdentityRecognizer: Recognizer {
     public static let kinds: Set<EntityKind> = [.passport]
 
     public static func scan(_ text: TextScan, into findings: inout [Finding]) {
+        guard text.allFlags.contains(.passport), text.digitCount >= 5 else { return }
         let words = text.words
         for index in words.indices where words[index].lexicon.contains(.passport) {
             var k = index + 1

@@ -55,7 +55,7 @@ extension Lexicon {
             address home house apartment salary income debt debts bank account paycheck rent mortgage name \
             birthday age phone email location schedule
             """),
-        (.identityID, "social security"),
+        (.identityNoun, "address name salary income birthday age"),
         (.livePlace, "live reside work"),
         (.notAValue, """
             a an the too not wrong incorrect expired invalid correct required weak strong long short still now \

@@ -34,7 +34,8 @@ public struct Lexicon: OptionSet, Sendable, Hashable {
     public static let codeCue = Lexicon(rawValue: 1 << 27)
     public static let copula = Lexicon(rawValue: 1 << 28)
     public static let livePlace = Lexicon(rawValue: 1 << 29)
-    public static let identityID = Lexicon(rawValue: 1 << 30)
+    /// Personal nouns that, stated ("my name is", "my address:"), make a request personal.
+    public static let identityNoun = Lexicon(rawValue: 1 << 30)
 
     static let hashSeed: UInt64 = 0xcbf2_9ce4_8422_2325
     @inline(__always) static func hash(_ h: UInt64, _ byte: UInt8) -> UInt64 { (h ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
@@ -47,13 +48,46 @@ public struct Lexicon: OptionSet, Sendable, Hashable {
 
     public static func flags(of word: String) -> Lexicon { flags(forHash: hash(of: word)) }
 
-    @inline(__always) static func flags(forHash hash: UInt64) -> Lexicon { table[hash] ?? [] }
+    @inline(__always) static func flags(forHash hash: UInt64) -> Lexicon { Lexicon(rawValue: table.value(for: hash)) }
 
-    private static let table: [UInt64: Lexicon] = {
-        var table: [UInt64: Lexicon] = [:]
+    private static let table: WordTable = {
+        var merged: [UInt64: UInt64] = [:]
         for (flag, words) in wordLists {
-            for word in words.split(separator: " ") { table[hash(of: String(word)), default: []].insert(flag) }
+            for word in words.split(separator: " ") { merged[hash(of: String(word)), default: 0] |= flag.rawValue }
         }
-        return table
+        return WordTable(merged)
     }()
+}
+
+/// Open addressing over the (already well mixed) FNV hashes: a lookup is a mask and a probe or two,
+/// cheaper than `Dictionary`'s seeded hashing on the analyzer's hot path.
+struct WordTable: Sendable {
+    private var keys: [UInt64]
+    private var values: [UInt64]
+    private let mask: Int
+
+    init(_ entries: [UInt64: UInt64]) {
+        var capacity = 16
+        while capacity < entries.count * 4 { capacity *= 2 }
+        keys = Array(repeating: 0, count: capacity)
+        values = Array(repeating: 0, count: capacity)
+        mask = capacity - 1
+        for (key, value) in entries where key != 0 {
+            var slot = Int(truncatingIfNeeded: key ^ (key >> 29)) & mask
+            while keys[slot] != 0 { slot = (slot + 1) & mask }
+            keys[slot] = key
+            values[slot] = value
+        }
+    }
+
+    @inline(__always)
+    func value(for key: UInt64) -> UInt64 {
+        var slot = Int(truncatingIfNeeded: key ^ (key >> 29)) & mask
+        while true {
+            let found = keys[slot]
+            if found == key { return values[slot] }
+            if found == 0 { return 0 }
+            slot = (slot + 1) & mask
+        }
+    }
 }

@@ -12,6 +12,7 @@ public enum NumberRecognizer: Recognizer {
     }
 
     public static func scan(_ text: TextScan, into findings: inout [Finding]) {
+        guard text.digitCount >= 7 else { return }
         var i = 0
         var groups: [Group] = []
         groups.reserveCapacity(8)
@@ -66,7 +67,7 @@ public enum NumberRecognizer: Recognizer {
         if plusAt == nil { findCards(text, groups, into: &findings) }
         if plusAt == nil { findSSN(text, groups, into: &findings) }
         let span = (plusAt ?? openingParenthesis(text, first.start)) ..< last.end
-        guard !findings.overlaps(span) else { return }
+        guard !findings.recentlyOverlap(span) else { return }
         let digits = groups.reduce(0) { $0 + $1.digits }
         if let plusAt {
             if digits >= 8 && digits <= 15 { findings.append(Finding(kind: .phone, range: plusAt..<last.end)) }

@@ -9,6 +9,7 @@ public enum PersonalRecognizer: Recognizer {
     private static let dateHash = Lexicon.hash(of: "date")
     private static let birthHash = Lexicon.hash(of: "birth")
     private static let workHash = Lexicon.hash(of: "work")
+    private static let dHash = Lexicon.hash(of: "d"), oHash = Lexicon.hash(of: "o"), bHash = Lexicon.hash(of: "b")
 
     public static func scan(_ text: TextScan, into findings: inout [Finding]) {
         let words = text.words
@@ -36,7 +37,7 @@ public enum PersonalRecognizer: Recognizer {
         return next
     }
 
-    /// "my wife" → contextual; "my address is …", "my name: …", "my home address" → personal.
+    /// "my wife", "my phone is broken" → contextual; "my address is …", "my name: …", "my home address" → personal.
     private static func scanMy(_ text: TextScan, _ index: Int, into findings: inout [Finding]) {
         let words = text.words
         guard let next = following(text, index) else { return }
@@ -44,9 +45,10 @@ public enum PersonalRecognizer: Recognizer {
         if noun.lexicon.contains(.relation) {
             findings.append(Finding(kind: .personalContext, range: words[index].start..<noun.end, level: .contextual))
         } else if noun.lexicon.contains(.personalNoun) {
-            var strong = text.at(noun.end) == 0x3A
+            var strong = noun.lexicon.contains(.identityNoun) && text.at(noun.end) == 0x3A
             if let after = following(text, next) {
-                strong = strong || words[after].lexicon.contains(.copula) || words[after].lexicon.contains(.personalNoun)
+                let stated = noun.lexicon.contains(.identityNoun) && words[after].lexicon.contains(.copula)
+                strong = strong || stated || words[after].lexicon.contains(.identityNoun)  // "my home address"
             }
             findings.append(Finding(kind: .personalContext, range: words[index].start..<noun.end,
                                     level: strong ? .personal : .contextual))
@@ -79,11 +81,13 @@ public enum PersonalRecognizer: Recognizer {
         start - end == 1 && text.at(end) == 0x20
     }
 
-    /// "date of birth".
+    /// "date of birth", "d.o.b.".
     private static func isDateOfBirthPhrase(_ text: TextScan, _ index: Int) -> Bool {
         let words = text.words
-        return words[index].hash == dateHash && index + 2 < words.count && words[index + 1].hash == ofHash
-            && words[index + 2].hash == birthHash
+        guard index + 2 < words.count else { return false }
+        let first = words[index].hash, second = words[index + 1].hash, third = words[index + 2].hash
+        return (first == dateHash && second == ofHash && third == birthHash)
+            || (first == dHash && second == oHash && third == bHash && words[index + 2].start - words[index].end == 3)
     }
 
     /// A full date within six words after the cue: 12/03/1985, 1985-03-12, 3 March 1985, March 3.

@@ -3,6 +3,7 @@ extension SecretRecognizer {
 
     /// "password: X", "password=X", "my password is X", "api key: X", "client secret = X".
     static func scanPhrases(_ text: TextScan, into findings: inout [Finding]) {
+        guard !text.allFlags.isDisjoint(with: [.password, .secretNoun]) else { return }
         let words = text.words
         for index in words.indices {
             let word = words[index]
@@ -17,11 +18,17 @@ extension SecretRecognizer {
             let length = value.count
             if isPassword, word.hash == pinHash {
                 guard length >= 4, length <= 8, value.allSatisfy({ ByteClass.isDigit(text.bytes[$0]) }) else { continue }
-            } else if length < (isPassword ? 3 : 8) {
+            } else if isPassword ? length < 3 : !looksLikeKey(text, value) {
                 continue
             }
             findings.append(Finding(kind: .secret, range: word.start..<value.upperBound))
         }
+    }
+
+    /// Keys mix in digits or are long: "sk9f8e7d6c" yes, "currently" (as in "is currently unavailable") no.
+    private static func looksLikeKey(_ text: TextScan, _ value: Range<Int>) -> Bool {
+        if value.count >= 16 { return true }
+        return value.count >= 8 && value.contains { ByteClass.isDigit(text.bytes[$0]) }
     }
 
     /// Qualifier and noun written "api key", "api_key", "api-key".

@@ -22,6 +22,10 @@ public struct TextScan: Sendable {
     public private(set) var words: [Word] = []
     /// Bytes of the four non-Latin scripts the language guess knows, counted by character.
     public private(set) var scripts = ScriptCounts()
+    /// Every word's lexicon flags together, so a recognizer can skip a text with none of its cue words.
+    public private(set) var allFlags: Lexicon = []
+    /// ASCII digits in the text (numbers, IBANs and keys need some).
+    public private(set) var digitCount = 0
 
     public init(_ text: String) {
         bytes = Array(text.utf8)
@@ -106,6 +110,8 @@ public struct TextScan: Sendable {
             }
         }
         let lexicon = (letters > 0 && i - start <= 24) ? Lexicon.flags(forHash: hash) : []
+        allFlags.formUnion(lexicon)
+        digitCount += digits
         words.append(Word(start: start, end: i, lexicon: lexicon, hash: hash, sentence: sentence, letters: letters, digits: digits,
                           isCapitalized: ByteClass.isUpper(bytes[start])))
         return i

@@ -15,7 +15,7 @@ public struct CallWindow: Sendable {
 
     public init(capacity: Int) {
         self.capacity = max(1, capacity)
-        samples.reserveCapacity(self.capacity)
+        samples.reserveCapacity(min(self.capacity, 1024))  // a huge window grows as calls arrive
     }
 
     public var count: Int { samples.count }

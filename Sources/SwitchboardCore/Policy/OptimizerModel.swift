@@ -39,22 +39,29 @@ public struct OptimizerModel: Sendable, Hashable {
         public var baselineAlpha: Double
         /// The lowest weight a provider can get (it is never scored to zero, so it can recover).
         public var minimumWeight: Double
+        /// Weight of the newest window in the EWMA error rate and latency that weights come from.
+        public var smoothing: Double
 
         public init(minimumConcurrency: Int = 1, maximumConcurrency: Int = 64, additiveIncrease: Int = 1,
                     multiplicativeDecrease: Double = 0.5, errorThreshold: Double = 0.1,
-                    latencySpikeFactor: Double = 2, baselineAlpha: Double = 0.1, minimumWeight: Double = 0.1) {
+                    latencySpikeFactor: Double = 2, baselineAlpha: Double = 0.1, minimumWeight: Double = 0.1,
+                    smoothing: Double = 0.5) {
             self.minimumConcurrency = max(1, minimumConcurrency)
             self.maximumConcurrency = max(self.minimumConcurrency, maximumConcurrency)
             self.additiveIncrease = max(1, additiveIncrease)
             self.multiplicativeDecrease = min(max(multiplicativeDecrease, 0.05), 0.95)
             self.errorThreshold = min(max(errorThreshold, 0), 1); self.latencySpikeFactor = max(1, latencySpikeFactor)
             self.baselineAlpha = min(max(baselineAlpha, 0.001), 1); self.minimumWeight = min(max(minimumWeight, 0), 1)
+            self.smoothing = min(max(smoothing, 0.001), 1)
         }
     }
 
     public var configuration: Configuration
     /// Slow-moving latency reference per provider, what spikes are measured against.
     public private(set) var baselines: [ProviderID: Duration] = [:]
+    /// EWMA over runs of each provider's error rate and median latency.
+    public private(set) var smoothedErrorRates: [ProviderID: Double] = [:]
+    public private(set) var smoothedLatencies: [ProviderID: Duration] = [:]
 
     public init(configuration: Configuration = Configuration()) { self.configuration = configuration }
 
@@ -90,12 +97,21 @@ public struct OptimizerModel: Sendable, Hashable {
     public mutating func plan(observations: [ProviderID: ProviderObservation],
                               currentLimits: [ProviderID: Int]) -> OptimizerPlan {
         var plan = OptimizerPlan()
-        let fastest = observations.values.compactMap(\.latency).filter { $0 > .zero }.min()
+        let s = configuration.smoothing
+        for (provider, observation) in observations where observation.calls > 0 {
+            let error = observation.errorRate
+            smoothedErrorRates[provider] = smoothedErrorRates[provider].map { $0 * (1 - s) + error * s } ?? error
+            if let latency = observation.latency {
+                smoothedLatencies[provider] = smoothedLatencies[provider].map { .seconds($0.seconds * (1 - s) + latency.seconds * s) } ?? latency
+            }
+        }
+        let fastest = smoothedLatencies.values.filter { $0 > .zero }.min()
         for (provider, observation) in observations {
             let baseline = baselines[provider]
             let current = currentLimits[provider] ?? configuration.minimumConcurrency
             plan.concurrencyLimits[provider] = nextLimit(current: current, observation: observation, baseline: baseline)
-            plan.weights[provider] = weight(errorRate: observation.errorRate, latency: observation.latency, fastest: fastest)
+            plan.weights[provider] = weight(errorRate: smoothedErrorRates[provider] ?? 0, latency: smoothedLatencies[provider],
+                                            fastest: fastest)
             if let latency = observation.latency, observation.calls > 0 {
                 let a = configuration.baselineAlpha
                 baselines[provider] = baseline.map { .seconds($0.seconds * (1 - a) + latency.seconds * a) } ?? latency

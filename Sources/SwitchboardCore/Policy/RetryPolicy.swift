@@ -65,9 +65,17 @@ public struct RetryPolicy: Sendable, Hashable {
     /// The delay before retry number `retry` (1 for the first retry).
     public func backoff(retry: Int, random: inout SeededRandom) -> Duration {
         let exponent = Double(max(0, retry - 1))
-        let raw = min(baseDelay.seconds * pow(multiplier, exponent), maxDelay.seconds)
+        let raw = min(baseDelay.seconds * Self.power(multiplier, exponent), maxDelay.seconds)
         let jittered = raw * (1 - jitter) + raw * jitter * random.nextUnit()
         return .seconds(jittered)
+    }
+
+    /// base^exponent for a whole exponent, saturating early (delays are capped anyway).
+    static func power(_ base: Double, _ exponent: Double) -> Double {
+        var result = 1.0
+        var remaining = Int(min(exponent, 1_000))
+        while remaining > 0 && result < 1e12 { result *= base; remaining -= 1 }
+        return result
     }
 
     public func decide(_ context: FailureContext, random: inout SeededRandom) -> FailureDecision {
@@ -87,12 +95,4 @@ public struct RetryPolicy: Sendable, Hashable {
         }
         return .retry(after: delay)
     }
-}
-
-/// pow without Foundation (Core stays free of it where it can).
-@inline(__always) func pow(_ base: Double, _ exponent: Double) -> Double {
-    var result = 1.0
-    var remaining = Int(exponent)
-    while remaining > 0 && result < 1e12 { result *= base; remaining -= 1 }
-    return result
 }

@@ -51,7 +51,13 @@ public struct ScoringPolicy: Sendable, Hashable {
 
         let needed = Double(analysis.contextNeeded(maxTokens: request.maxTokens))
         let headroom = 1 - needed / Double(max(caps.maxContextTokens, 1))
-        let contentFit = min(1, max(0, headroom) * 2)
+        // Small on-device models are weaker at long, multi-step or code-heavy work.
+        let complexityFit: Double = switch (onDevice, analysis.complexity) {
+        case (false, _), (true, .simple): 1
+        case (true, .moderate): 0.7
+        case (true, .complex): 0.3
+        }
+        let contentFit = min(1, max(0, headroom) * 2) * complexityFit
 
         let predicted = candidate.estimate.predictedLatency(tokens: request.maxTokens, priors: caps)
         var latencyScore = 1 / (1 + predicted.seconds / max(referenceLatency.seconds, 1e-9))
