@@ -56,12 +56,14 @@ struct BenchReport: Encodable {
     var engine: Engine?
     var wallSeconds: Double
     var sample: String?
+    /// Why requests failed, with counts (error kinds and providers only, never request text).
+    var failureReasons: [String: Int] = [:]
 
     enum CodingKeys: String, CodingKey {
         case accepted, completed, failed, cancelled, providers, engine, sample
         case cacheHits = "cache_hits", sensitiveRequests = "sensitive_requests"
         case sensitiveServedOnDevice = "sensitive_served_on_device", sensitiveSentRemote = "sensitive_sent_remote"
-        case wallSeconds = "wall_seconds"
+        case wallSeconds = "wall_seconds", failureReasons = "failure_reasons"
     }
 
     func json() throws -> Data {
@@ -94,6 +96,9 @@ struct BenchReport: Encodable {
                      + "sent to a remote provider: \(sensitiveSentRemote) (counted at the providers)")
         lines.append("bookkeeping: accepted \(accepted) = completed \(completed) + failed \(failed) + cancelled \(cancelled)"
                      + (accepted == completed + failed + cancelled ? "  ✓" : "  ✗ MISMATCH") + "  (cache hits \(cacheHits))")
+        for (reason, count) in failureReasons.sorted(by: { $0.key < $1.key }) {
+            lines.append("failed: \(count) × \(reason)")
+        }
         if let engine {
             lines.append("engine: \(engine.model), \(engine.threads) threads: "
                          + String(format: "prefill %.0f tok/s (%d-token prompt), decode %.1f tok/s (%d tokens); load %.2f s",

@@ -80,12 +80,16 @@ enum RunCommand: BenchCommand {
             outcome.completed && fleet.all.first { $0.id == outcome.provider }?.capabilities.isOnDevice == true
         }
         let sentRemote = fleet.remotes.reduce(0) { $0 + (sensitiveByProvider[$1.id] ?? 0) }
+        var failures: [String: Int] = [:]
+        for outcome in outcomes where !outcome.cancelledOnPurpose {
+            if let error = outcome.error { failures[error.description, default: 0] += 1 }
+        }
         let sample = outcomes.first { $0.label == "public-local" && $0.completed && $0.provider == fleet.localID }
         return BenchReport(
             accepted: counts.accepted, completed: counts.completed, failed: counts.failed, cancelled: counts.cancelled,
             cacheHits: counts.cacheHits, sensitiveRequests: sensitive.count, sensitiveServedOnDevice: servedOnDevice.count,
             sensitiveSentRemote: sentRemote, providers: rows, engine: engine, wallSeconds: wallSeconds,
-            sample: sample.map { "\"\($0.prompt)\" → \"\(Self.oneLine($0.text))\"" })
+            sample: sample.map { "\"\($0.prompt)\" → \"\(Self.oneLine($0.text))\"" }, failureReasons: failures)
     }
 
     static func milliseconds(_ summary: LatencySummary?, _ percentile: KeyPath<LatencySummary, Duration> = \.p50) -> Double? {
