@@ -21,8 +21,9 @@ final class GemmaEngine: LocalInferenceEngine {
     func generate(_ prompt: BuiltPrompt, maxTokens: Int, sampling: SamplingOptions)
         -> AsyncThrowingStream<LocalEngineEvent, any Error> {
         let ids = model.tokenizer.encode(prompt.text, addBOS: true, parseSpecial: prompt.parseSpecial)
+        // At most maxTokens tokens, one more carrying text held back to the end, and `finished`: never dropped.
         let (stream, continuation) = AsyncThrowingStream.makeStream(
-            of: LocalEngineEvent.self, throwing: (any Error).self, bufferingPolicy: .bufferingOldest(max(maxTokens, 1) + 2))
+            of: LocalEngineEvent.self, throwing: (any Error).self, bufferingPolicy: .bufferingOldest(max(maxTokens, 1) + 4))
         // The whole generation must fit: the engine would stop at the edge of its window instead.
         guard ids.count + maxTokens <= contextLength else {
             continuation.finish(throwing: ProviderError.contextLengthExceeded(limit: contextLength, requested: ids.count + maxTokens))

@@ -2,10 +2,11 @@ import SwitchboardCore
 
 extension LocalModelProvider {
     public func generate(_ request: ProviderRequest) -> AsyncThrowingStream<ProviderEvent, any Error> {
-        // Never more than maxTokens pieces plus `finished` are yielded, so this buffer never drops.
+        // At most maxTokens pieces, an engine's held-back tail, a stop filter's flush and `finished` are
+        // yielded, so this bounded buffer never drops an event.
         let (stream, continuation) = AsyncThrowingStream.makeStream(
             of: ProviderEvent.self, throwing: (any Error).self,
-            bufferingPolicy: .bufferingOldest(max(request.request.maxTokens, 0) + 2))
+            bufferingPolicy: .bufferingOldest(max(request.request.maxTokens, 0) + 4))
         let task = Task { await self.serve(request.request, into: continuation) }
         continuation.onTermination = { _ in task.cancel() }
         return stream

@@ -227,6 +227,27 @@ struct LocalProviderLifecycleTests {
         #expect(usage?.completionTokens == 3)
     }
 
+    @Test("a consumer that reads only after generation ended still gets every piece and finished")
+    func lateConsumer() async throws {
+        let engine = ScriptedEngine(tokenDelay: .zero, tail: "!z")
+        let fixture = try Fixture(engine: engine)
+        defer { fixture.file.remove() }
+        let provider = fixture.provider
+        try await provider.loadAndWait()
+        let stream = await provider.generate(Self.request("a b c", maxTokens: 3, stop: ["zzz"]))
+        await Self.settle { await provider.statistics.generations == 1 }
+        var pieces: [String] = []
+        var finished = false
+        for try await event in stream {
+            switch event {
+            case .token(let piece): pieces.append(piece)
+            case .finished: finished = true
+            }
+        }
+        #expect(pieces.joined() == " A B C!z")
+        #expect(finished)
+    }
+
     @Test("a missing model file makes the provider unavailable with the fetch hint")
     func missingFile() async {
         let provider = LocalModelProvider(modelPath: "/nonexistent/model.gguf", loader: ScriptedLoader())

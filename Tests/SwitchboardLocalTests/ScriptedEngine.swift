@@ -7,10 +7,12 @@ import SwitchboardCore
 final class ScriptedEngine: LocalInferenceEngine {
     let contextLength: Int
     let tokenDelay: Duration
+    /// Text sent as one more token after the last one (like an engine releasing held-back text).
+    let tail: String?
     private let counters = Mutex((running: 0, peak: 0, started: 0))
 
-    init(contextLength: Int = 512, tokenDelay: Duration = .microseconds(200)) {
-        self.contextLength = contextLength; self.tokenDelay = tokenDelay
+    init(contextLength: Int = 512, tokenDelay: Duration = .microseconds(200), tail: String? = nil) {
+        self.contextLength = contextLength; self.tokenDelay = tokenDelay; self.tail = tail
     }
 
     var peakConcurrency: Int { counters.withLock { $0.peak } }
@@ -22,13 +24,14 @@ final class ScriptedEngine: LocalInferenceEngine {
         -> AsyncThrowingStream<LocalEngineEvent, any Error> {
         let words = prompt.text.split(separator: " ").map { " " + $0.uppercased() }
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: LocalEngineEvent.self)
-        let task = Task { [self, tokenDelay] in
+        let task = Task { [self, tokenDelay, tail] in
             counters.withLock { $0.running += 1; $0.started += 1; $0.peak = max($0.peak, $0.running) }
             defer { counters.withLock { $0.running -= 1 } }
             for index in 0..<maxTokens {
                 do { try await Task.sleep(for: tokenDelay) } catch { continuation.finish(throwing: error); return }
                 continuation.yield(.token(index < words.count ? words[index] : " t\(index)"))
             }
+            if let tail { continuation.yield(.token(tail)) }
             continuation.yield(.finished(.length, TokenUsage(promptTokens: prompt.tokenCount, completionTokens: maxTokens)))
             continuation.finish()
         }
