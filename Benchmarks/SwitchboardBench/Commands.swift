@@ -11,9 +11,14 @@ protocol BenchCommand {
 /// Every subcommand; the first is the default when none is given.
 var benchCommands: [any BenchCommand.Type] {
     [
-        TokenizeCommand.self,
+        RunCommand.self,
+        AskCommand.self,
         AnalyzeCommand.self,
         RouteCommand.self,
+        TokenizeCommand.self,
+        ScoreCommand.self,
+        GenerateCommand.self,
+        EngineCommand.self,
     ]
 }
 

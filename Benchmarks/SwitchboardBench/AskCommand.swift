@@ -1,0 +1,84 @@
+import Foundation
+import Switchboard
+import SwitchboardCore
+import SwitchboardLocal
+
+/// `ask`: one request through the whole runtime, streamed to the terminal. The on-device model is always
+/// registered; `--openai-base-url URL --openai-model NAME [--openai-key-env VAR]` adds an
+/// OpenAI-compatible remote provider (private requests still never leave the device).
+enum AskCommand: BenchCommand {
+    static let name = "ask"
+    static let summary = "one request through the runtime: --prompt TEXT [--model PATH] [--max-tokens N] [--json]"
+
+    struct Answer: Encodable {
+        struct Usage: Encodable {
+            var promptTokens: Int
+            var completionTokens: Int
+            enum CodingKeys: String, CodingKey { case promptTokens = "prompt_tokens", completionTokens = "completion_tokens" }
+        }
+        var provider: String
+        var text: String
+        var privacy: String
+        var fallbackUsed: Bool
+        var usage: Usage
+        enum CodingKeys: String, CodingKey { case provider, text, privacy, usage, fallbackUsed = "fallback_used" }
+    }
+
+    static func run(_ arguments: Arguments) async -> Int32 {
+        guard let prompt = arguments.string("prompt") ?? arguments.positional.first, !prompt.isEmpty else {
+            printError("ask needs --prompt TEXT"); return 64
+        }
+        let json = arguments.flag("json")
+        let maxTokens = arguments.int("max-tokens") ?? 48
+        guard maxTokens >= 1 else { printError("--max-tokens must be positive"); return 64 }
+        let remote: [any Provider]
+        switch askRemoteProviders(arguments) {
+        case .success(let providers): remote = providers
+        case .failure(let message): printError(message); return 64
+        }
+
+        let local = BenchLocalModel.makeProvider(path: BenchLocalModel.path(arguments), threads: BenchLocalModel.threads(arguments))
+        guard await BenchLocalModel.load(local, quiet: json) else { return 1 }
+        let coordinator = Coordinator(
+            providers: [local] + remote,
+            configuration: SwitchboardConfiguration(concurrency: [local.id: 1]),
+            deviceState: SystemStateSource())
+        let request = GenerationRequest(prompt: prompt, maxTokens: maxTokens,
+                                        sampling: SamplingOptions(temperature: arguments.double("temperature") ?? 0,
+                                                                  seed: arguments.int("seed").map { UInt64($0) }))
+        var response: GenerationResponse?
+        for await event in coordinator.stream(request) {
+            switch event {
+            case .token(let piece) where !json: FileHandle.standardOutput.write(Data(piece.utf8))
+            case .fallback(let from, let to, let reason) where !json:
+                FileHandle.standardError.write(Data("\n[\(from) failed (\(reason)); falling back to \(to)]\n".utf8))
+            case .completed(let done): response = done
+            case .failed(let error):
+                if !json { FileHandle.standardOutput.write(Data("\n".utf8)) }
+                printError("\(error)")
+                return 1
+            default: break
+            }
+        }
+        guard let response else { printError("the request ended without an answer"); return 1 }
+        if json {
+            let answer = Answer(provider: response.providerID.rawValue, text: response.text,
+                                privacy: response.privacy.description, fallbackUsed: response.fallbackUsed,
+                                usage: .init(promptTokens: response.usage.promptTokens,
+                                             completionTokens: response.usage.completionTokens))
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            guard let data = try? encoder.encode(answer) else { printError("cannot encode the answer"); return 1 }
+            print(String(decoding: data, as: UTF8.self))
+        } else {
+            // stdout is unbuffered here (tokens were written through FileHandle): keep the newline in order.
+            FileHandle.standardOutput.write(Data("\n".utf8))
+            var summary = "[\(response.providerID) · privacy \(response.privacy) · \(response.usage.completionTokens) tokens"
+            if let ttft = response.timings.timeToFirstToken { summary += String(format: " · first token %.0f ms", ttft.seconds * 1000) }
+            summary += String(format: " · total %.2f s", response.timings.total.seconds)
+            if response.fallbackUsed { summary += " · fallback from \(response.fallbackFrom?.rawValue ?? "?")" }
+            FileHandle.standardError.write(Data((summary + "]\n").utf8))
+        }
+        return 0
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+import SwitchboardInference
+
+/// `switchboard-bench generate --model PATH --prompt TEXT --max-tokens N [--temperature T] [--seed S]
+/// [--threads N] [--json]`: streams the generated text, or with `--json` prints one object with ids,
+/// text, prompt_tokens and timings.
+struct GenerateCommand: BenchCommand {
+    static let name = "generate"
+    static let summary = "generate text from --prompt; --json for ids and timings"
+
+    static func run(_ arguments: Arguments) async -> Int32 {
+        guard let prompt = arguments.string("prompt") else { printError("generate: --prompt TEXT is required"); return 64 }
+        do {
+            let model = try LanguageModel.load(from: EngineSupport.modelPath(arguments))
+            let generator = LocalGenerator(model: model, contextLength: 4096, threads: arguments.int("threads") ?? 2)
+            let temperature = Float(arguments.double("temperature") ?? 0)
+            let sampler = temperature > 0
+                ? SamplerConfiguration(temperature: temperature, seed: UInt64(arguments.int("seed") ?? 0))
+                : .greedy
+            let options = GenerationOptions(maxTokens: arguments.int("max-tokens") ?? 64, sampler: sampler)
+            let json = arguments.flag("json")
+            var text = ""
+            var summary: GenerationSummary?
+            for try await event in generator.events(prompt: prompt, options: options) {
+                switch event {
+                case .token(let token):
+                    text += token.text
+                    if !json { FileHandle.standardOutput.write(Data(token.text.utf8)) }
+                case .finished(let s):
+                    summary = s
+                }
+            }
+            guard let summary else { return 1 }
+            if json {
+                EngineSupport.printJSON([
+                    "ids": summary.generatedIDs.map(Int.init), "text": text, "prompt_tokens": summary.promptTokens,
+                    "finish_reason": "\(summary.finishReason)",
+                    "prefill_tokens_per_second": EngineSupport.round1(summary.prefillTokensPerSecond),
+                    "decode_tokens_per_second": EngineSupport.round1(summary.decodeTokensPerSecond),
+                    "time_to_first_token_ms": EngineSupport.round1(EngineSupport.seconds(summary.timeToFirstToken) * 1000),
+                ])
+            } else {
+                print("")
+            }
+            return 0
+        } catch {
+            printError("generate: \(error)")
+            return 1
+        }
+    }
+}

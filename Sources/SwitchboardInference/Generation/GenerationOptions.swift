@@ -1,0 +1,75 @@
+/// What to generate and when to stop.
+public struct GenerationOptions: Sendable, Equatable {
+    /// Upper bound on generated tokens (end-of-generation tokens not counted).
+    public var maxTokens: Int
+    public var sampler: SamplerConfiguration
+    /// Generation ends when the text contains one of these; the stop string itself is not emitted.
+    public var stopSequences: [String]
+    /// Prepend BOS when tokenizing a text prompt (the model's default is yes).
+    public var addBOS: Bool
+    /// Turn control-token text such as `<start_of_turn>` in a prompt into single ids.
+    public var parseSpecial: Bool
+
+    public init(maxTokens: Int = 256, sampler: SamplerConfiguration = .greedy, stopSequences: [String] = [],
+                addBOS: Bool = true, parseSpecial: Bool = true) {
+        self.maxTokens = maxTokens
+        self.sampler = sampler
+        self.stopSequences = stopSequences
+        self.addBOS = addBOS
+        self.parseSpecial = parseSpecial
+    }
+}
+
+/// One generated token and the text it completed.
+public struct GeneratedToken: Sendable, Equatable {
+    public var id: Int32
+    /// Newly completed UTF-8 text (may be empty while a character or possible stop string is pending).
+    /// A last event may repeat the final id to carry text that was held back until the end.
+    public var text: String
+    /// Time since the generation started.
+    public var elapsed: Duration
+
+    public init(id: Int32, text: String, elapsed: Duration) {
+        self.id = id
+        self.text = text
+        self.elapsed = elapsed
+    }
+}
+
+/// Why a generation ended.
+public enum FinishReason: Sendable, Equatable {
+    /// The model produced an end-of-generation token (EOS or end-of-turn).
+    case endOfGeneration
+    case stopSequence(String)
+    case maxTokens
+    /// The session's context window filled up.
+    case contextLength
+    case cancelled
+}
+
+/// Counts and timings of a finished generation.
+public struct GenerationSummary: Sendable, Equatable {
+    public var finishReason: FinishReason
+    public var promptTokens: Int
+    /// Generated tokens, not counting a final end-of-generation token.
+    public var completionTokens: Int
+    public var generatedIDs: [Int32]
+    public var timeToFirstToken: Duration
+    public var prefillDuration: Duration
+    public var decodeDuration: Duration
+
+    public var prefillTokensPerSecond: Double { Self.rate(promptTokens, prefillDuration) }
+    /// Tokens per second after the first one (each needs one decode step).
+    public var decodeTokensPerSecond: Double { Self.rate(max(0, generatedIDs.count - 1), decodeDuration) }
+
+    static func rate(_ count: Int, _ duration: Duration) -> Double {
+        let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
+        return seconds > 0 ? Double(count) / seconds : 0
+    }
+}
+
+/// A generation as a sequence of events: tokens, then exactly one `finished`.
+public enum GenerationEvent: Sendable, Equatable {
+    case token(GeneratedToken)
+    case finished(GenerationSummary)
+}

@@ -1,0 +1,138 @@
+/// Dot products of K-quant weights (Q4_K, Q6_K; 256-value blocks) with Q8_K activations, 64 values
+/// (one 512-bit register) per step, integer sums per block and one float multiply per block.
+enum KQuantDot {
+    /// Q4_K's eight 6-bit (scale, min) pairs.
+    @inline(__always)
+    static func q4KScales(_ block: UnsafeRawPointer) -> (scales: SIMD8<Int32>, mins: SIMD8<Int32>) {
+        var s = SIMD8<Int32>(), m = SIMD8<Int32>()
+        for j in 0..<8 {
+            let (sc, mn) = Dequantize.scaleMinK4(j, block + 4)
+            s[j] = Int32(sc); m[j] = Int32(mn)
+        }
+        return (s, m)
+    }
+
+    /// Chunk c (values 64c..<64c+64) of a Q4_K block: low nibbles are sub-block 2c, high nibbles 2c+1.
+    @inline(__always)
+    static func q4KChunk(_ block: UnsafeRawPointer, _ c: Int) -> (SIMD32<Int16>, SIMD32<Int16>) {
+        let q = block.loadUnaligned(fromByteOffset: 16 + 32 * c, as: SIMD8<UInt32>.self)
+        return IntegerDot.split(SIMD16(lowHalf: q & IntegerDot.lowNibbles, highHalf: (q &>> 4) & IntegerDot.lowNibbles), offset: 0)
+    }
+
+    /// Σ over one Q4_K block with one activation block: (scaled integer part, minimum part).
+    @inline(__always)
+    static func q4KBlock(_ block: UnsafeRawPointer, _ planes: UnsafePointer<Int16>, _ groupSums: UnsafePointer<Int32>, _ sm: (scales: SIMD8<Int32>, mins: SIMD8<Int32>)) -> (Int32, Int32) {
+        var acc = SIMD16<Int32>()
+        for c in 0..<4 {
+            acc &+= IntegerDot.pair(q4KChunk(block, c), planes + 64 * c) &* IntegerDot.halves(sm.scales[2 * c], sm.scales[2 * c + 1])
+        }
+        let sums = UnsafeRawPointer(groupSums).loadUnaligned(as: SIMD8<Int32>.self)
+        return (acc.wrappedSumTree, (sums &* sm.mins).wrappedSumTree)
+    }
+
+    static func q4K(_ w: UnsafeRawPointer, _ a: ActivationRow, blocks: Int) -> Float {
+        var total: Float = 0
+        for b in 0..<blocks {
+            let block = w + 144 * b
+            let (i, m) = q4KBlock(block, a.planes + 256 * b, a.groupSums + 8 * b, q4KScales(block))
+            total += a.scales[b] * (HalfFloat.load(block, 0) * Float(i) - HalfFloat.load(block, 2) * Float(m))
+        }
+        return total
+    }
+
+    static func q4K4(_ w: UnsafeRawPointer, _ a: (ActivationRow, ActivationRow, ActivationRow, ActivationRow), blocks: Int) -> SIMD4<Float> {
+        var total = SIMD4<Float>()
+        for b in 0..<blocks {
+            let block = w + 144 * b
+            let sm = q4KScales(block)
+            var acc0 = SIMD16<Int32>(), acc1 = SIMD16<Int32>(), acc2 = SIMD16<Int32>(), acc3 = SIMD16<Int32>()
+            for c in 0..<4 {
+                let u = q4KChunk(block, c)
+                let sc = IntegerDot.halves(sm.scales[2 * c], sm.scales[2 * c + 1])
+                let off = 256 * b + 64 * c
+                acc0 &+= IntegerDot.pair(u, a.0.planes + off) &* sc
+                acc1 &+= IntegerDot.pair(u, a.1.planes + off) &* sc
+                acc2 &+= IntegerDot.pair(u, a.2.planes + off) &* sc
+                acc3 &+= IntegerDot.pair(u, a.3.planes + off) &* sc
+            }
+            func mins(_ r: ActivationRow) -> Float {
+                Float((UnsafeRawPointer(r.groupSums + 8 * b).loadUnaligned(as: SIMD8<Int32>.self) &* sm.mins).wrappedSumTree)
+            }
+            let ints = SIMD4<Float>(Float(acc0.wrappedSumTree), Float(acc1.wrappedSumTree), Float(acc2.wrappedSumTree), Float(acc3.wrappedSumTree))
+            let m = SIMD4<Float>(mins(a.0), mins(a.1), mins(a.2), mins(a.3))
+            let scales = SIMD4<Float>(a.0.scales[b], a.1.scales[b], a.2.scales[b], a.3.scales[b])
+            total += scales * (HalfFloat.load(block, 0) * ints - HalfFloat.load(block, 2) * m)
+        }
+        return total
+    }
+
+    /// Runs 2p and 2p+1 (p = 0, 1) of half n of a Q6_K block — 64 values — as even/odd lanes of q − 32.
+    /// Run k holds low (k < 2) or high nibbles of ql[32(k&1)...] and bits 2k..2k+1 of qh.
+    @inline(__always)
+    static func q6KPair(_ block: UnsafeRawPointer, half n: Int, pair p: Int) -> (SIMD32<Int16>, SIMD32<Int16>) {
+        let l = block.loadUnaligned(fromByteOffset: 64 * n, as: SIMD16<UInt32>.self)
+        let h = block.loadUnaligned(fromByteOffset: 128 + 32 * n, as: SIMD8<UInt32>.self)
+        let low = (l &>> UInt32(4 * p)) & SIMD16(repeating: 0x0F0F_0F0F)
+        let hs = UInt32(4 * p)
+        let high = SIMD16(lowHalf: h &>> hs, highHalf: h &>> (hs + 2)) & SIMD16(repeating: 0x0303_0303)
+        return IntegerDot.split(low | (high &<< 4), offset: 32)
+    }
+
+    /// The four int8 scales of a pair of runs, each spread over its 4 partial-sum lanes.
+    @inline(__always)
+    static func q6KScales(_ block: UnsafeRawPointer, half n: Int, pair p: Int) -> SIMD16<Int32> {
+        let packed = Int32(bitPattern: block.loadUnaligned(fromByteOffset: 192 + 8 * n + 4 * p, as: UInt32.self))
+        let shifts = SIMD16<Int32>(24, 24, 24, 24, 16, 16, 16, 16, 8, 8, 8, 8, 0, 0, 0, 0)
+        return (SIMD16(repeating: packed) &<< shifts) &>> 24
+    }
+
+    static func q6K(_ w: UnsafeRawPointer, _ a: ActivationRow, blocks: Int) -> Float {
+        var total: Float = 0
+        for b in 0..<blocks {
+            let block = w + 210 * b
+            var acc = SIMD16<Int32>()
+            for n in 0..<2 {
+                for p in 0..<2 {
+                    acc &+= IntegerDot.pair(q6KPair(block, half: n, pair: p), a.planes + 256 * b + 128 * n + 64 * p) &* q6KScales(block, half: n, pair: p)
+                }
+            }
+            total += a.scales[b] * HalfFloat.load(block, 208) * Float(acc.wrappedSumTree)
+        }
+        return total
+    }
+
+    static func q6K4(_ w: UnsafeRawPointer, _ a: (ActivationRow, ActivationRow, ActivationRow, ActivationRow), blocks: Int) -> SIMD4<Float> {
+        var total = SIMD4<Float>()
+        for b in 0..<blocks {
+            let block = w + 210 * b
+            var acc0 = SIMD16<Int32>(), acc1 = SIMD16<Int32>(), acc2 = SIMD16<Int32>(), acc3 = SIMD16<Int32>()
+            for n in 0..<2 {
+                for p in 0..<2 {
+                    let u = q6KPair(block, half: n, pair: p)
+                    let sc = q6KScales(block, half: n, pair: p)
+                    let off = 256 * b + 128 * n + 64 * p
+                    acc0 &+= IntegerDot.pair(u, a.0.planes + off) &* sc
+                    acc1 &+= IntegerDot.pair(u, a.1.planes + off) &* sc
+                    acc2 &+= IntegerDot.pair(u, a.2.planes + off) &* sc
+                    acc3 &+= IntegerDot.pair(u, a.3.planes + off) &* sc
+                }
+            }
+            let ints = SIMD4<Float>(Float(acc0.wrappedSumTree), Float(acc1.wrappedSumTree), Float(acc2.wrappedSumTree), Float(acc3.wrappedSumTree))
+            let scales = SIMD4<Float>(a.0.scales[b], a.1.scales[b], a.2.scales[b], a.3.scales[b])
+            total += scales * HalfFloat.load(block, 208) * ints
+        }
+        return total
+    }
+}
+
+extension SIMD16<Int32> {
+    @inline(__always) var wrappedSumTree: Int32 { IntegerDot.sum(self) }
+}
+
+extension SIMD8<Int32> {
+    @inline(__always) var wrappedSumTree: Int32 {
+        let b = lowHalf &+ highHalf
+        let c = b.lowHalf &+ b.highHalf
+        return c[0] &+ c[1]
+    }
+}

@@ -1,0 +1,113 @@
+/// Dot products of 32-value-block weights (Q8_0, Q4_0, Q5_0) with Q8_0 activations, two blocks
+/// (one 512-bit register of values) per step. Rows hold an even number of blocks.
+enum SmallBlockDot {
+    /// Blocks `b` and `b + 1` starting at `block` as even/odd Int16 lanes.
+    @inline(__always)
+    static func unpack(_ format: WeightFormat, _ block: UnsafeRawPointer) -> (SIMD32<Int16>, SIMD32<Int16>) {
+        switch format {
+        case .q8_0:
+            return IntegerDot.splitSigned(SIMD16(lowHalf: block.loadUnaligned(fromByteOffset: 2, as: SIMD8<UInt32>.self),
+                                                 highHalf: block.loadUnaligned(fromByteOffset: 36, as: SIMD8<UInt32>.self)))
+        case .q4_0:
+            return IntegerDot.split(SIMD16(lowHalf: nibbles(block + 2), highHalf: nibbles(block + 20)), offset: 8)
+        default:
+            let a = nibbles(block + 6) | highBits(block.loadUnaligned(fromByteOffset: 2, as: UInt32.self))
+            let b = nibbles(block + 28) | highBits(block.loadUnaligned(fromByteOffset: 24, as: UInt32.self))
+            return IntegerDot.split(SIMD16(lowHalf: a, highHalf: b), offset: 16)
+        }
+    }
+
+    /// Low nibbles of 16 bytes then their high nibbles: values 0..<16 then 16..<32.
+    @inline(__always)
+    static func nibbles(_ p: UnsafeRawPointer) -> SIMD8<UInt32> {
+        let q = p.loadUnaligned(as: SIMD4<UInt32>.self)
+        let mask = SIMD4<UInt32>(repeating: 0x0F0F_0F0F)
+        return SIMD8(lowHalf: q & mask, highHalf: (q &>> 4) & mask)
+    }
+
+    /// Bit e of `h` moved to bit 4 of byte e (Q5_0's fifth bit).
+    @inline(__always)
+    static func highBits(_ h: UInt32) -> SIMD8<UInt32> {
+        let shifts = SIMD8<UInt32>(0, 4, 8, 12, 16, 20, 24, 28)
+        let x = (SIMD8<UInt32>(repeating: h) &>> shifts) & 0xF
+        return ((x &* 0x0020_4081) & 0x0101_0101) &<< 4
+    }
+
+    /// The two blocks' weight scales, 8 lanes each.
+    @inline(__always)
+    static func weightScales(_ block: UnsafeRawPointer, _ bytes: Int) -> SIMD16<Float> {
+        IntegerDot.halves(HalfFloat.load(block, 0), HalfFloat.load(block, bytes))
+    }
+
+    /// The activation scales of blocks b and b + 1, pre-expanded to 8 lanes each.
+    @inline(__always)
+    static func activationScales(_ a: ActivationRow, _ b: Int) -> SIMD16<Float> {
+        UnsafeRawPointer(a.expandedScales + 8 * b).loadUnaligned(as: SIMD16<Float>.self)
+    }
+
+    /// One weight row against one activation row.
+    @inline(__always)
+    static func dot(_ format: WeightFormat, _ w: UnsafeRawPointer, _ a: ActivationRow, blocks: Int) -> Float {
+        let bytes = format.blockBytes
+        var acc = SIMD16<Float>()
+        var b = 0
+        while b < blocks {
+            let block = w + b * bytes
+            let s = IntegerDot.pair(unpack(format, block), a.planes + 32 * b)
+            acc.addProduct(IntegerDot.float(s), weightScales(block, bytes) * activationScales(a, b))
+            b += 2
+        }
+        return IntegerDot.sum(acc)
+    }
+
+    /// One weight row against four activation rows, unpacking each weight block once.
+    @inline(__always)
+    static func dot4(_ format: WeightFormat, _ w: UnsafeRawPointer, _ a: (ActivationRow, ActivationRow, ActivationRow, ActivationRow), blocks: Int) -> SIMD4<Float> {
+        let bytes = format.blockBytes
+        var acc0 = SIMD16<Float>(), acc1 = SIMD16<Float>(), acc2 = SIMD16<Float>(), acc3 = SIMD16<Float>()
+        var b = 0
+        while b < blocks {
+            let block = w + b * bytes
+            let u = unpack(format, block)
+            let ws = weightScales(block, bytes)
+            let offset = 32 * b
+            acc0.addProduct(IntegerDot.float(IntegerDot.pair(u, a.0.planes + offset)), ws * activationScales(a.0, b))
+            acc1.addProduct(IntegerDot.float(IntegerDot.pair(u, a.1.planes + offset)), ws * activationScales(a.1, b))
+            acc2.addProduct(IntegerDot.float(IntegerDot.pair(u, a.2.planes + offset)), ws * activationScales(a.2, b))
+            acc3.addProduct(IntegerDot.float(IntegerDot.pair(u, a.3.planes + offset)), ws * activationScales(a.3, b))
+            b += 2
+        }
+        return SIMD4(IntegerDot.sum(acc0), IntegerDot.sum(acc1), IntegerDot.sum(acc2), IntegerDot.sum(acc3))
+    }
+
+    /// One weight row against eight activation rows (`first` is row 0; rows are `stride` apart).
+    @inline(__always)
+    static func dot8(_ format: WeightFormat, _ w: UnsafeRawPointer, _ a: ActivationBuffer, first t: Int, blocks: Int) -> (SIMD4<Float>, SIMD4<Float>) {
+        let bytes = format.blockBytes
+        let planes = a.planes + t * a.columns, stride = a.columns
+        let scales = a.expandedScales + t * (a.columns / 4), scaleStride = a.columns / 4
+        var acc0 = SIMD16<Float>(), acc1 = SIMD16<Float>(), acc2 = SIMD16<Float>(), acc3 = SIMD16<Float>()
+        var acc4 = SIMD16<Float>(), acc5 = SIMD16<Float>(), acc6 = SIMD16<Float>(), acc7 = SIMD16<Float>()
+        var b = 0
+        while b < blocks {
+            let block = w + b * bytes
+            let u = unpack(format, block)
+            let ws = weightScales(block, bytes)
+            @inline(__always) func term(_ r: Int) -> (SIMD16<Float>, SIMD16<Float>) {
+                let s = UnsafeRawPointer(scales + r * scaleStride + 8 * b).loadUnaligned(as: SIMD16<Float>.self)
+                return (IntegerDot.float(IntegerDot.pair(u, planes + r * stride + 32 * b)), ws * s)
+            }
+            var x = term(0); acc0.addProduct(x.0, x.1)
+            x = term(1); acc1.addProduct(x.0, x.1)
+            x = term(2); acc2.addProduct(x.0, x.1)
+            x = term(3); acc3.addProduct(x.0, x.1)
+            x = term(4); acc4.addProduct(x.0, x.1)
+            x = term(5); acc5.addProduct(x.0, x.1)
+            x = term(6); acc6.addProduct(x.0, x.1)
+            x = term(7); acc7.addProduct(x.0, x.1)
+            b += 2
+        }
+        return (SIMD4(IntegerDot.sum(acc0), IntegerDot.sum(acc1), IntegerDot.sum(acc2), IntegerDot.sum(acc3)),
+                SIMD4(IntegerDot.sum(acc4), IntegerDot.sum(acc5), IntegerDot.sum(acc6), IntegerDot.sum(acc7)))
+    }
+}

@@ -1,0 +1,90 @@
+/// A row-major weight matrix in one of the `WeightFormat`s, resolved to memory (for instance a
+/// tensor inside the memory-mapped model file). `rows` outputs of `columns` inputs each.
+struct WeightMatrix {
+    let base: UnsafeRawPointer
+    let rows: Int
+    let columns: Int
+    let format: WeightFormat
+
+    var rowBytes: Int { format.rowBytes(columns: columns) }
+
+    func row(_ r: Int) -> UnsafeRawPointer { base + r * rowBytes }
+
+    /// Dequantizes row `r` (for embedding lookups).
+    func dequantizeRow(_ r: Int, into out: UnsafeMutablePointer<Float>) {
+        Dequantize.row(format, row(r), count: columns, into: out)
+    }
+}
+
+/// Matrix × activations products. `input` holds `count` f32 rows (stride `columns`), already
+/// quantized into `quantized` for integer formats; results go to `out[t * outStride + r]`.
+enum MatMul {
+    static func multiply(_ w: WeightMatrix, input: UnsafePointer<Float>, quantized: ActivationBuffer?, count: Int, rows: Range<Int>, out: UnsafeMutablePointer<Float>, outStride: Int) {
+        guard let q = quantized, w.format.activationKind != nil else {
+            floatRows(w, input: input, count: count, rows: rows, out: out, outStride: outStride)
+            return
+        }
+        switch w.format {
+        case .q8_0: small(.q8_0, w, q, count: count, rows: rows, out: out, outStride: outStride)
+        case .q4_0: small(.q4_0, w, q, count: count, rows: rows, out: out, outStride: outStride)
+        case .q5_0: small(.q5_0, w, q, count: count, rows: rows, out: out, outStride: outStride)
+        case .q4_K: kquant(KQuantDot.q4K, KQuantDot.q4K4, w, q, count: count, rows: rows, out: out, outStride: outStride)
+        case .q6_K: kquant(KQuantDot.q6K, KQuantDot.q6K4, w, q, count: count, rows: rows, out: out, outStride: outStride)
+        case .f32, .f16, .bf16: floatRows(w, input: input, count: count, rows: rows, out: out, outStride: outStride)
+        }
+    }
+
+    @inline(__always)
+    private static func small(_ format: WeightFormat, _ w: WeightMatrix, _ a: ActivationBuffer, count: Int, rows: Range<Int>, out: UnsafeMutablePointer<Float>, outStride: Int) {
+        let blocks = w.columns / 32
+        for r in rows {
+            let wr = w.row(r)
+            var t = 0
+            while t + 8 <= count {
+                let (v0, v1) = SmallBlockDot.dot8(format, wr, a, first: t, blocks: blocks)
+                for i in 0..<4 { out[(t + i) * outStride + r] = v0[i]; out[(t + 4 + i) * outStride + r] = v1[i] }
+                t += 8
+            }
+            while t + 4 <= count {
+                let v = SmallBlockDot.dot4(format, wr, (a.row(t), a.row(t + 1), a.row(t + 2), a.row(t + 3)), blocks: blocks)
+                for i in 0..<4 { out[(t + i) * outStride + r] = v[i] }
+                t += 4
+            }
+            while t < count {
+                out[t * outStride + r] = SmallBlockDot.dot(format, wr, a.row(t), blocks: blocks)
+                t += 1
+            }
+        }
+    }
+
+    @inline(__always)
+    private static func kquant(_ one: (UnsafeRawPointer, ActivationRow, Int) -> Float, _ four: (UnsafeRawPointer, (ActivationRow, ActivationRow, ActivationRow, ActivationRow), Int) -> SIMD4<Float>, _ w: WeightMatrix, _ a: ActivationBuffer, count: Int, rows: Range<Int>, out: UnsafeMutablePointer<Float>, outStride: Int) {
+        let blocks = w.columns / 256
+        for r in rows {
+            let wr = w.row(r)
+            var t = 0
+            while t + 4 <= count {
+                let v = four(wr, (a.row(t), a.row(t + 1), a.row(t + 2), a.row(t + 3)), blocks)
+                for i in 0..<4 { out[(t + i) * outStride + r] = v[i] }
+                t += 4
+            }
+            while t < count {
+                out[t * outStride + r] = one(wr, a.row(t), blocks)
+                t += 1
+            }
+        }
+    }
+
+    /// Float weights: dequantize each row once, then dot with every input row.
+    private static func floatRows(_ w: WeightMatrix, input: UnsafePointer<Float>, count: Int, rows: Range<Int>, out: UnsafeMutablePointer<Float>, outStride: Int) {
+        withUnsafeTemporaryAllocation(of: Float.self, capacity: w.columns) { buffer in
+            guard let row = buffer.baseAddress else { return }
+            for r in rows {
+                w.dequantizeRow(r, into: row)
+                for t in 0..<count {
+                    out[t * outStride + r] = VectorMath.dot(row, input + t * w.columns, count: w.columns)
+                }
+            }
+        }
+    }
+}

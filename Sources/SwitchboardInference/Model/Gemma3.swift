@@ -1,0 +1,130 @@
+import Foundation
+
+/// Gemma 3 (llama.cpp `gemma3` / `gemma3_iswa`): embedding × √d, per layer pre-norm attention with
+/// per-head q/k RMSNorm and NEOX RoPE (10k local / 1M global), sliding-window layers, post-attention
+/// and post-FFN norms before each residual add, GELU-tanh gated FFN, tied output matrix.
+struct Gemma3Weights: Sendable {
+    struct Layer: Sendable {
+        let attnNorm, qNorm, kNorm, postAttentionNorm, ffnNorm, postFFNNorm: [Float]
+        let q, k, v, output, gate, up, down: TensorRef
+    }
+
+    let embedding: TensorRef
+    let output: TensorRef
+    let outputNorm: [Float]
+    let layers: [Layer]
+
+    init(file: GGUFFile, architecture a: ModelArchitecture, progress: (Double) -> Void) throws(InferenceError) {
+        let d = a.embeddingLength, hk = a.keyLength
+        embedding = try TensorRef(file, "token_embd.weight", columns: d, rows: nil)
+        output = file.hasTensor(named: "output.weight") ? try TensorRef(file, "output.weight", columns: d, rows: a.vocabularySize) : embedding
+        outputNorm = try TensorRef.vector(file, "output_norm.weight", count: d)
+        var layers: [Layer] = []
+        for il in 0..<a.blockCount {
+            let p = "blk.\(il)."
+            layers.append(Layer(
+                attnNorm: try TensorRef.vector(file, p + "attn_norm.weight", count: d),
+                qNorm: try TensorRef.vector(file, p + "attn_q_norm.weight", count: hk),
+                kNorm: try TensorRef.vector(file, p + "attn_k_norm.weight", count: hk),
+                postAttentionNorm: try TensorRef.vector(file, p + "post_attention_norm.weight", count: d),
+                ffnNorm: try TensorRef.vector(file, p + "ffn_norm.weight", count: d),
+                postFFNNorm: try TensorRef.vector(file, p + "post_ffw_norm.weight", count: d),
+                q: try TensorRef(file, p + "attn_q.weight", columns: d, rows: a.headCount * hk),
+                k: try TensorRef(file, p + "attn_k.weight", columns: d, rows: a.headCountKV * hk),
+                v: try TensorRef(file, p + "attn_v.weight", columns: d, rows: a.headCountKV * hk),
+                output: try TensorRef(file, p + "attn_output.weight", columns: a.headCount * hk, rows: d),
+                gate: try TensorRef(file, p + "ffn_gate.weight", columns: d, rows: a.feedForwardLength),
+                up: try TensorRef(file, p + "ffn_up.weight", columns: d, rows: a.feedForwardLength),
+                down: try TensorRef(file, p + "ffn_down.weight", columns: a.feedForwardLength, rows: d)))
+            progress(Double(il + 1) / Double(a.blockCount))
+        }
+        self.layers = layers
+    }
+}
+
+/// The Gemma 3 forward pass over a batch of consecutive positions.
+enum Gemma3 {
+    /// Runs `count` tokens starting at `start`, writes their keys/values to the cache, and calls
+    /// `onLogits(row, logits)` for every row in `logitsFrom..<count` (in order).
+    static func forward(_ c: ForwardContext, tokens: UnsafePointer<Int32>, count n: Int, start: Int,
+                        logitsFrom: Int, onLogits: (Int, UnsafeMutablePointer<Float>) -> Void) {
+        let a = c.architecture, s = c.scratch, d = a.embeddingLength
+        let scale = Float(d).squareRoot()
+        for t in 0..<n {
+            c.weights.embedding.dequantizeRow(Int(tokens[t]), into: s.x + t * d)
+            for i in 0..<d { s.x[t * d + i] *= scale }
+        }
+        for il in 0..<a.blockCount {
+            layer(c, il, count: n, start: start)
+        }
+        // Final norm and logits for the requested rows, in tiles that fit the logits buffer.
+        var row = logitsFrom
+        while row < n {
+            let tile = min(s.logitRows, n - row)
+            for t in 0..<tile {
+                VectorMath.rmsNorm(s.x + (row + t) * d, weight: c.weights.outputNorm, eps: a.rmsEpsilon, count: d, into: s.normed + t * d)
+            }
+            c.multiply([(c.weights.output, s.logits)], input: s.normed, count: tile)
+            for t in 0..<tile { onLogits(row + t, s.logits + t * c.weights.output.rows) }
+            row += tile
+        }
+    }
+
+    static func layer(_ c: ForwardContext, _ il: Int, count n: Int, start: Int) {
+        let a = c.architecture, s = c.scratch, w = c.weights.layers[il]
+        let d = a.embeddingLength, hk = a.keyLength, qw = a.queryLength, kvw = a.headCountKV * hk
+        for t in 0..<n {
+            VectorMath.rmsNorm(s.x + t * d, weight: w.attnNorm, eps: a.rmsEpsilon, count: d, into: s.normed + t * d)
+        }
+        c.multiply([(w.q, s.q), (w.k, s.k), (w.v, s.v)], input: s.normed, count: n)
+        let local = a.isSlidingWindow(layer: il)
+        let rope = local ? c.ropeLocal : c.ropeGlobal
+        let queryScale = 1 / Float(hk).squareRoot()
+        for t in 0..<n {
+            let q = s.q + t * qw, k = s.k + t * kvw
+            for h in 0..<a.headCount { VectorMath.rmsNorm(q + h * hk, weight: w.qNorm, eps: a.rmsEpsilon, count: hk, into: q + h * hk) }
+            for h in 0..<a.headCountKV { VectorMath.rmsNorm(k + h * hk, weight: w.kNorm, eps: a.rmsEpsilon, count: hk, into: k + h * hk) }
+            rope.apply(q, heads: a.headCount, position: start + t)
+            rope.apply(k, heads: a.headCountKV, position: start + t)
+            // llama.cpp multiplies q in f32, then its f16 KV matmul sees q rounded to f16.
+            for i in 0..<qw { q[i] = Float(Float16(q[i] * queryScale)) }
+            c.cache.store(layer: il, position: start + t, key: k, value: s.v + t * kvw)
+        }
+        attention(c, il, count: n, start: start, window: local ? a.slidingWindow : 0)
+        c.multiply([(w.output, s.projected)], input: s.attention, count: n)
+        for t in 0..<n {
+            let x = s.x + t * d, p = s.projected + t * d
+            VectorMath.rmsNorm(p, weight: w.postAttentionNorm, eps: a.rmsEpsilon, count: d, into: p)
+            for i in 0..<d { x[i] += p[i] }
+            VectorMath.rmsNorm(x, weight: w.ffnNorm, eps: a.rmsEpsilon, count: d, into: s.normed + t * d)
+        }
+        c.multiply([(w.gate, s.gate), (w.up, s.up)], input: s.normed, count: n)
+        let ff = a.feedForwardLength, table = c.geluTable
+        let parts = max(1, n * ff / 4096)
+        c.pool.run(chunks: parts) { part, _ in
+            for i in WorkerPool.range(part, of: n * ff, parts: parts, granularity: 64) {
+                s.gate[i] = VectorMath.gatedGelu(s.gate[i], s.up[i], table: table)
+            }
+        }
+        c.multiply([(w.down, s.projected)], input: s.gate, count: n)
+        for t in 0..<n {
+            let x = s.x + t * d, p = s.projected + t * d
+            VectorMath.rmsNorm(p, weight: w.postFFNNorm, eps: a.rmsEpsilon, count: d, into: p)
+            for i in 0..<d { x[i] += p[i] }
+        }
+    }
+
+    /// Every (token, head) pair is independent once the batch's keys/values are cached.
+    static func attention(_ c: ForwardContext, _ il: Int, count n: Int, start: Int, window: Int) {
+        let a = c.architecture, s = c.scratch, hk = a.keyLength
+        let group = a.headCount / a.headCountKV
+        let layer = c.cache.layers[il], width = c.cache.width
+        c.pool.run(chunks: n * a.headCount) { item, worker in
+            let t = item / a.headCount, h = item % a.headCount
+            let out = s.attention + t * a.queryLength + h * hk
+            Attention.head(query: s.q + t * a.queryLength + h * hk, layer: layer, width: width, kvHead: h / group,
+                           headLength: hk, position: start + t, window: window,
+                           scores: s.scores + worker * s.scoreCapacity, output: out)
+        }
+    }
+}

@@ -1,0 +1,70 @@
+/// One conversation's state over a `LanguageModel`: the KV cache and scratch buffers. Not
+/// thread-safe (use it from one task, e.g. inside `LocalGenerator`); reusable via `reset()`.
+public final class InferenceSession {
+    public let model: LanguageModel
+    /// Most tokens this session can hold (prompt + generated).
+    public let contextLength: Int
+    /// Tokens prefilled in each forward batch.
+    public let batchSize: Int
+    /// Tokens currently in the cache.
+    public private(set) var position = 0
+    let context: ForwardContext
+
+    /// - Parameters:
+    ///   - contextLength: defaults to the model's; larger values are clamped to it.
+    ///   - threads: worker threads for the kernels (default 2).
+    ///   - batchSize: tokens per prefill batch (default 64).
+    public init(model: LanguageModel, contextLength: Int? = nil, threads: Int = 2, batchSize: Int = 64) {
+        self.model = model
+        self.contextLength = max(1, min(contextLength ?? model.contextLength, model.contextLength))
+        self.batchSize = max(1, batchSize)
+        context = ForwardContext(model: model, contextLength: self.contextLength, batch: self.batchSize, threads: threads)
+    }
+
+    /// Forgets every cached position.
+    public func reset() { position = 0 }
+
+    /// Appends `ids` to the context and returns the logits after the last one. The buffer belongs to
+    /// the session and is valid until its next call (samplers may modify it in place).
+    public func prefill(_ ids: [Int32]) throws(InferenceError) -> UnsafeMutableBufferPointer<Float> {
+        try validate(ids)
+        var result = UnsafeMutableBufferPointer<Float>(start: nil, count: 0)
+        run(ids, logitsForAll: false) { _, logits in result = logits }
+        return result
+    }
+
+    /// Appends one token and returns the logits for the next position (same lifetime as `prefill`).
+    public func decode(_ id: Int32) throws(InferenceError) -> UnsafeMutableBufferPointer<Float> {
+        try prefill([id])
+    }
+
+    func validate(_ ids: [Int32]) throws(InferenceError) {
+        guard !ids.isEmpty else { throw .emptyPrompt }
+        let vocabulary = model.vocabularySize
+        if let bad = ids.first(where: { $0 < 0 || Int($0) >= vocabulary }) { throw .invalidToken(bad) }
+        guard position + ids.count <= contextLength else {
+            throw .contextLengthExceeded(limit: contextLength, requested: position + ids.count)
+        }
+    }
+
+    /// Runs `ids` through the model in batches; `onLogits(index in ids, logits)` for the last token,
+    /// or for every token when `logitsForAll`.
+    func run(_ ids: [Int32], logitsForAll: Bool, onLogits: (Int, UnsafeMutableBufferPointer<Float>) -> Void) {
+        let vocabulary = context.weights.output.rows
+        ids.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            var done = 0
+            while done < ids.count {
+                let n = min(batchSize, ids.count - done)
+                let isLast = done + n == ids.count
+                let from = logitsForAll ? 0 : (isLast ? n - 1 : n)
+                let offset = done
+                Gemma3.forward(context, tokens: base + done, count: n, start: position, logitsFrom: from) { row, logits in
+                    onLogits(offset + row, UnsafeMutableBufferPointer(start: logits, count: vocabulary))
+                }
+                position += n
+                done += n
+            }
+        }
+    }
+}

@@ -1,0 +1,82 @@
+/// Hyperparameters of a decoder-only transformer, read from GGUF metadata (`<arch>.*` keys).
+public struct ModelArchitecture: Sendable, Equatable {
+    /// `general.architecture`, e.g. "gemma3".
+    public var name: String
+    public var embeddingLength: Int
+    public var blockCount: Int
+    public var feedForwardLength: Int
+    public var headCount: Int
+    public var headCountKV: Int
+    public var keyLength: Int
+    public var valueLength: Int
+    public var rmsEpsilon: Float
+    /// RoPE base of global (full-attention) layers.
+    public var ropeBase: Float
+    /// RoPE base of sliding-window layers.
+    public var ropeBaseLocal: Float
+    /// Keys older than this many positions are invisible to sliding-window layers (0: none).
+    public var slidingWindow: Int
+    /// Every `slidingWindowPattern`-th layer (il % pattern == pattern - 1) is global.
+    public var slidingWindowPattern: Int
+    public var contextLength: Int
+    public var vocabularySize: Int
+
+    public func isSlidingWindow(layer: Int) -> Bool {
+        slidingWindow > 0 && slidingWindowPattern > 1 && layer % slidingWindowPattern < slidingWindowPattern - 1
+    }
+
+    public var queryLength: Int { headCount * keyLength }
+
+    static let supported = ["gemma3"]
+
+    /// Hyperparameters given directly (tests, hand-built models).
+    public init(name: String, embeddingLength: Int, blockCount: Int, feedForwardLength: Int, headCount: Int, headCountKV: Int,
+                keyLength: Int, valueLength: Int, rmsEpsilon: Float, ropeBase: Float, ropeBaseLocal: Float, slidingWindow: Int,
+                slidingWindowPattern: Int, contextLength: Int, vocabularySize: Int) {
+        self.name = name
+        self.embeddingLength = embeddingLength
+        self.blockCount = blockCount
+        self.feedForwardLength = feedForwardLength
+        self.headCount = headCount
+        self.headCountKV = headCountKV
+        self.keyLength = keyLength
+        self.valueLength = valueLength
+        self.rmsEpsilon = rmsEpsilon
+        self.ropeBase = ropeBase
+        self.ropeBaseLocal = ropeBaseLocal
+        self.slidingWindow = slidingWindow
+        self.slidingWindowPattern = slidingWindowPattern
+        self.contextLength = contextLength
+        self.vocabularySize = vocabularySize
+    }
+
+    /// Reads the hyperparameters of a supported architecture.
+    init(file: GGUFFile) throws(InferenceError) {
+        let arch: String
+        do { arch = try file.string("general.architecture") } catch { throw .gguf(error) }
+        guard Self.supported.contains(arch) else { throw .unsupportedArchitecture(arch) }
+        do {
+            name = arch
+            embeddingLength = try file.int("\(arch).embedding_length")
+            blockCount = try file.int("\(arch).block_count")
+            feedForwardLength = try file.int("\(arch).feed_forward_length")
+            headCount = try file.int("\(arch).attention.head_count")
+            headCountKV = try file.optionalInt("\(arch).attention.head_count_kv") ?? headCount
+            keyLength = try file.optionalInt("\(arch).attention.key_length") ?? embeddingLength / headCount
+            valueLength = try file.optionalInt("\(arch).attention.value_length") ?? keyLength
+            rmsEpsilon = try file.optionalFloat("\(arch).attention.layer_norm_rms_epsilon") ?? 1e-6
+            ropeBase = try file.optionalFloat("\(arch).rope.freq_base") ?? 1_000_000
+            ropeBaseLocal = 10_000  // hard-coded for Gemma 3 in llama.cpp (rope_freq_base_train_swa)
+            slidingWindow = try file.optionalInt("\(arch).attention.sliding_window") ?? 0
+            slidingWindowPattern = 6
+            contextLength = try file.optionalInt("\(arch).context_length") ?? 8192
+            vocabularySize = try file.tensor(named: "token_embd.weight").rowCount
+        } catch {
+            if case .missingTensor(let name) = error { throw .missingTensor(name) }
+            throw .gguf(error)
+        }
+        guard embeddingLength > 0, blockCount > 0, headCount > 0, headCountKV > 0, headCount % headCountKV == 0,
+              keyLength > 0, keyLength % 2 == 0, valueLength == keyLength, feedForwardLength > 0, contextLength > 0
+        else { throw .unsupportedTensor(name: "\(arch) hyperparameters", reason: "inconsistent head counts or sizes in the metadata") }
+    }
+}

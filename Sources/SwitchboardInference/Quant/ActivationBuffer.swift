@@ -1,0 +1,123 @@
+/// How a row of f32 activations is quantized before an integer dot product (llama.cpp's
+/// `vec_dot_type`): Q8_0 (32-element blocks, fp16 scale) for Q4_0/Q5_0/Q8_0 weights, Q8_K
+/// (256-element blocks, f32 scale, group sums) for K-quant weights.
+enum ActivationKind: Sendable, Equatable {
+    case q8_0, q8_K
+
+    var blockSize: Int { self == .q8_0 ? 32 : 256 }
+}
+
+/// Quantized activations for up to `capacity` rows of `columns` values.
+///
+/// Layout chosen for the kernels: every 64 consecutive values (two 32-value groups) are stored as
+/// 64 Int16: the even-indexed values of group 0, of group 1, then the odd-indexed values of group 0,
+/// of group 1. A weight pair-of-groups unpacked into even/odd Int16 lanes (one 512-bit register
+/// each) multiplies them directly: no byte shuffles, which Swift SIMD does not lower well.
+/// Rows must hold a multiple of 64 values.
+final class ActivationBuffer {
+    let kind: ActivationKind
+    let columns: Int
+    let capacity: Int
+    /// `capacity * columns` Int16 in the even/odd group layout.
+    let planes: UnsafeMutablePointer<Int16>
+    /// One dequantization scale per block (Q8_0 scale already rounded through fp16).
+    let scales: UnsafeMutablePointer<Float>
+    /// Q8_K only: the sum of each 32-value group's quants (for the K-quant mins term).
+    let groupSums: UnsafeMutablePointer<Int32>
+    /// Q8_0 only: each block's scale repeated 8 times (one 512-bit load per pair of blocks).
+    let expandedScales: UnsafeMutablePointer<Float>
+
+    init(kind: ActivationKind, columns: Int, capacity: Int) {
+        self.kind = kind
+        self.columns = columns
+        self.capacity = capacity
+        planes = .allocate(capacity: capacity * columns)
+        scales = .allocate(capacity: capacity * columns / kind.blockSize)
+        groupSums = .allocate(capacity: capacity * columns / 32)
+        expandedScales = .allocate(capacity: capacity * columns / 32 * 8)
+    }
+
+    deinit {
+        planes.deallocate(); scales.deallocate(); groupSums.deallocate(); expandedScales.deallocate()
+    }
+
+    var blocksPerRow: Int { columns / kind.blockSize }
+
+    @inline(__always)
+    func row(_ index: Int) -> ActivationRow {
+        ActivationRow(planes: planes + index * columns, scales: scales + index * blocksPerRow, groupSums: groupSums + index * (columns / 32),
+                      expandedScales: expandedScales + index * (columns / 32) * 8)
+    }
+
+    /// Quantizes one row of `columns` floats into row `index`.
+    func quantizeRow(_ index: Int, _ x: UnsafePointer<Float>) {
+        switch kind {
+        case .q8_0: ActivationQuantizer.q8_0(x, columns: columns, into: row(index))
+        case .q8_K: ActivationQuantizer.q8_K(x, columns: columns, into: row(index))
+        }
+    }
+
+    /// Quantizes `count` rows of `columns` floats (row stride `stride`).
+    func quantize(_ input: UnsafePointer<Float>, rows count: Int, stride: Int) {
+        for r in 0..<count {
+            let x = input + r * stride
+            let out = row(r)
+            switch kind {
+            case .q8_0: ActivationQuantizer.q8_0(x, columns: columns, into: out)
+            case .q8_K: ActivationQuantizer.q8_K(x, columns: columns, into: out)
+            }
+        }
+    }
+}
+
+/// One quantized activation row (pointers into an `ActivationBuffer`).
+struct ActivationRow {
+    let planes: UnsafeMutablePointer<Int16>
+    let scales: UnsafeMutablePointer<Float>
+    let groupSums: UnsafeMutablePointer<Int32>
+    let expandedScales: UnsafeMutablePointer<Float>
+}
+
+enum ActivationQuantizer {
+    /// Position of value `j` (0..<64) of a 64-value chunk in the even/odd layout.
+    @inline(__always)
+    static func slot(_ j: Int) -> Int { (j & 1) * 32 + (j >> 5) * 16 + ((j & 31) >> 1) }
+
+    /// `quantize_row_q8_0`: d = amax/127 stored as fp16, q = round(x·127/amax) (ties to even, as the
+    /// x86 SIMD path does).
+    static func q8_0(_ x: UnsafePointer<Float>, columns: Int, into out: ActivationRow) {
+        for b in 0..<columns / 32 {
+            let xb = x + 32 * b
+            var amax: Float = 0
+            for j in 0..<32 { amax = max(amax, abs(xb[j])) }
+            let d = amax / 127
+            let id: Float = amax != 0 ? 127 / amax : 0
+            let chunk = out.planes + 64 * (b >> 1), first = 32 * (b & 1)
+            for j in 0..<32 { chunk[slot(first + j)] = Int16((xb[j] * id).rounded(.toNearestOrEven)) }
+            let scale = HalfFloat.float(fromHalf: HalfFloat.half(from: d))
+            out.scales[b] = scale
+            (out.expandedScales + 8 * b).update(repeating: scale, count: 8)
+        }
+    }
+
+    /// `quantize_row_q8_K_ref`: scale from the signed value of largest magnitude, q clamped to 127.
+    static func q8_K(_ x: UnsafePointer<Float>, columns: Int, into out: ActivationRow) {
+        for b in 0..<columns / 256 {
+            let xb = x + 256 * b
+            var amax: Float = 0, maxValue: Float = 0
+            for j in 0..<256 where abs(xb[j]) > amax { amax = abs(xb[j]); maxValue = xb[j] }
+            let iscale: Float = maxValue == 0 ? 0 : -127 / maxValue
+            for g in 0..<8 {
+                let chunk = out.planes + 256 * b + 64 * (g >> 1), first = 32 * (g & 1)
+                var sum: Int32 = 0
+                for j in 0..<32 {
+                    let v = maxValue == 0 ? 0 : min(127, Int16((iscale * xb[32 * g + j]).rounded(.toNearestOrEven)))
+                    chunk[slot(first + j)] = v
+                    sum += Int32(v)
+                }
+                out.groupSums[8 * b + g] = sum
+            }
+            out.scales[b] = maxValue == 0 ? 0 : 1 / iscale
+        }
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import SwitchboardCore
+import SwitchboardInference
+
+/// The on-device provider: one verified model file, loaded on demand, generating one request at a time.
+///
+/// Requests arriving while the model loads wait for it; the model is unloaded after `idleTimeout` without
+/// requests, under critical memory pressure (polled from `deviceState`, or reported with
+/// `handleMemoryPressure`), or on `unload()`, and reloaded by the next request. Generation is serialized on
+/// the engine (FIFO here; register the provider with a concurrency limit of 1 so the runtime's load
+/// balancer orders the queue by priority).
+public actor LocalModelProvider: Provider {
+    public nonisolated let id: ProviderID
+    public nonisolated let capabilities: ProviderCapabilities
+    public nonisolated let configuration: ModelConfiguration
+    public nonisolated let modelPath: String
+
+    let loader: any LocalEngineLoading
+    let verifier: ModelVerifier
+    let clock: ClockSource
+    let deviceState: (any DeviceStateProviding)?
+    let pressurePollInterval: Duration
+
+    var lifecycle: ModelLifecycle
+    var engine: (any LocalInferenceEngine)?
+    var lastLoadError: LocalModelError?
+    var loadStartedAt: Duration = .zero
+    var idleTimer: Task<Void, Never>?
+    var pressureMonitor: Task<Void, Never>?
+    var nextTicket: UInt64 = 0
+    /// Requests waiting for the model to load, in arrival order.
+    var loadWaiters: [(ticket: UInt64, continuation: CheckedContinuation<Void, any Error>)] = []
+    var progressObservers: [UInt64: AsyncStream<LoadProgress>.Continuation] = [:]
+    var lastProgress = LoadProgress(phase: .verifying, fraction: 0)
+    var slotBusy = false
+    /// Requests waiting for the generation slot, in arrival order.
+    var slotWaiters: [(ticket: UInt64, continuation: CheckedContinuation<Void, any Error>)] = []
+    public internal(set) var statistics = LocalProviderStatistics()
+
+    /// - Parameters:
+    ///   - modelPath: the file to load; by default the configuration's file in the registry's folder.
+    ///   - idleTimeout: unload after this long without requests; nil keeps the model loaded.
+    ///   - deviceState: polled every `pressurePollInterval` while the model is loaded, and before a load.
+    public init(configuration: ModelConfiguration = .gemma3_270m, modelPath: String? = nil,
+                registry: ModelRegistry = .default, loader: any LocalEngineLoading,
+                verifier: ModelVerifier = .shared, idleTimeout: Duration? = .seconds(300),
+                deviceState: (any DeviceStateProviding)? = nil, pressurePollInterval: Duration = .seconds(5),
+                clock: some Clock<Duration> = ContinuousClock()) {
+        self.configuration = configuration
+        self.id = ProviderID(configuration.id.hasPrefix("local") ? configuration.id : "local-" + configuration.id)
+        self.modelPath = modelPath ?? registry.path(for: configuration)
+        self.loader = loader
+        self.verifier = verifier
+        self.clock = ClockSource(clock)
+        self.deviceState = deviceState
+        self.pressurePollInterval = pressurePollInterval
+        self.lifecycle = ModelLifecycle(idleTimeout: idleTimeout)
+        let context = min(configuration.contextLength, Self.declaredContextLength(at: self.modelPath) ?? .max)
+        self.capabilities = ProviderCapabilities(
+            isOnDevice: true, maxContextTokens: context, supportsImages: false, supportsStructuredOutput: false,
+            pricing: .free, expectedTimeToFirstToken: .milliseconds(150), expectedTokensPerSecond: 40)
+    }
+
+    public func availability() -> ProviderAvailability {
+        switch lifecycle.state {
+        case .ready: return .ready
+        case .loading(let progress): return .loading(progress: progress)
+        case .failed(let reason): return .unavailable(reason: reason)
+        case .notLoaded, .unloading:
+            if lifecycle.underPressure {
+                return .unavailable(reason: "memory pressure is \(lifecycle.memoryPressure); the model cannot be loaded now")
+            }
+            if !FileManager.default.fileExists(atPath: modelPath) {
+                return .unavailable(reason: LocalModelError.fileNotFound(path: modelPath, hint: LocalModelError.fetchHint).description)
+            }
+            return .notLoaded
+        }
+    }
+
+    /// The lifecycle state (not loaded, loading, ready, failed, unloading).
+    public var state: ModelLifecycle.State { lifecycle.state }
+
+    /// The loaded engine's context, or the configured one before a load.
+    public var contextLength: Int { engine?.contextLength ?? capabilities.maxContextTokens }
+
+    /// The context length a GGUF file declares, read from its header (nil when unreadable).
+    static func declaredContextLength(at path: String) -> Int? {
+        guard let file = try? GGUFFile(contentsOf: path), let architecture = try? file.architecture else { return nil }
+        return (try? file.optionalInt("\(architecture).context_length")) ?? nil
+    }
+}

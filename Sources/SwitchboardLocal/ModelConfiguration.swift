@@ -1,0 +1,62 @@
+/// Everything Switchboard knows about one on-device model before opening it: which file, how to check
+/// it, how much it needs, and how to phrase prompts for it.
+public struct ModelConfiguration: Sendable, Hashable, Identifiable {
+    /// How requests become the text the model sees.
+    public enum PromptFormat: String, Sendable, Hashable {
+        /// A base model continues text: prompts are sent as they are.
+        case completion
+        /// An instruction model trained on Gemma's `<start_of_turn>role … <end_of_turn>` turns.
+        case gemmaTurns
+    }
+
+    public enum Platform: String, Sendable, Hashable, CaseIterable {
+        case macOS, iOS, iPadOS, visionOS, linux
+    }
+
+    /// Also the provider id of the provider that serves it (always starts with `local`).
+    public var id: String
+    /// File name inside the model folder.
+    public var fileName: String
+    /// Lower-case hex SHA-256 of the whole file.
+    public var sha256: String
+    /// `general.architecture` in the GGUF metadata.
+    public var architecture: String
+    public var quantization: String
+    public var parameterCount: Int
+    /// The context Switchboard runs the model with (prompt + output tokens).
+    public var contextLength: Int
+    /// Weights plus a full KV cache and working buffers, roughly.
+    public var memoryRequiredBytes: UInt64
+    public var promptFormat: PromptFormat
+    public var recommendedPlatforms: Set<Platform>
+
+    public init(id: String, fileName: String, sha256: String, architecture: String, quantization: String,
+                parameterCount: Int, contextLength: Int, memoryRequiredBytes: UInt64,
+                promptFormat: PromptFormat, recommendedPlatforms: Set<Platform>) {
+        self.id = id; self.fileName = fileName; self.sha256 = sha256.lowercased()
+        self.architecture = architecture; self.quantization = quantization
+        self.parameterCount = parameterCount; self.contextLength = contextLength
+        self.memoryRequiredBytes = memoryRequiredBytes; self.promptFormat = promptFormat
+        self.recommendedPlatforms = recommendedPlatforms
+    }
+
+    /// Gemma 3 270M, Q4_K_M, base (pre-trained) model: it continues text rather than following
+    /// instructions, so prompts go in as plain completions.
+    ///
+    /// Context: the file declares 32768 tokens, but the KV cache grows linearly with it (18 layers × one
+    /// 256-wide K and V head × 4 bytes ≈ 36 KB per token: ~1.2 GB at 32K, more than four times the
+    /// weights). 8192 keeps weights + cache near 600 MB, which fits phones; when a file declares less, the
+    /// provider uses the file's value.
+    public static let gemma3_270m = ModelConfiguration(
+        id: "local-gemma-3-270m",
+        fileName: "gemma-3-270m-q4_k_m.gguf",
+        sha256: "a5fd3b62230aa5ec60212297dc9d20eaa70578ac519e00d93a17e44c087a6818",
+        architecture: "gemma3",
+        quantization: "Q4_K_M",
+        parameterCount: 268_098_176,
+        contextLength: 8192,
+        memoryRequiredBytes: 600 << 20,
+        promptFormat: .completion,
+        recommendedPlatforms: [.macOS, .iOS, .iPadOS, .visionOS, .linux]
+    )
+}

@@ -1,0 +1,38 @@
+import Foundation
+import SwitchboardInference
+import Testing
+@testable import SwitchboardLocal
+
+/// The real Gemma 3 270M model, loaded once and shared by every test that needs it.
+enum RealModel {
+    static let path: String = {
+        if let path = ProcessInfo.processInfo.environment["SWITCHBOARD_MODEL_PATH"], !path.isEmpty { return path }
+        return ModelRegistry.default.path(for: .gemma3_270m)
+    }()
+
+    /// Run when the file is there, and always under CI (a missing model must fail there, not skip).
+    static let enabled = FileManager.default.fileExists(atPath: path) || ProcessInfo.processInfo.environment["CI"] != nil
+    static let skipReason: Comment = "model file not found at \(path): run Scripts/fetch-model.sh (or set SWITCHBOARD_MODEL_PATH)"
+
+    /// The provider every real-model test uses (never unloaded for idleness).
+    static let provider = LocalModelProvider(configuration: .gemma3_270m, modelPath: path,
+                                             loader: GemmaEngineLoader(threads: 2), idleTimeout: nil)
+
+    /// The engine on its own, for reference outputs computed without the provider.
+    static let reference = Task { () throws -> LanguageModel in try LanguageModel.load(from: path) }
+
+    /// Greedy continuation straight from the engine's session: prefill, argmax, decode.
+    static func referenceGreedy(_ prompt: String, tokens: Int) async throws -> String {
+        let model = try await reference.value
+        let session = InferenceSession(model: model, contextLength: 512, threads: 2)
+        var logits = try session.prefill(model.tokenizer.encode(prompt, addBOS: true))
+        var ids: [Int32] = []
+        for step in 0..<tokens {
+            let next = Sampler.argmax(UnsafeBufferPointer(logits))
+            if model.tokenizer.endOfGenerationIDs.contains(next) { break }
+            ids.append(next)
+            if step < tokens - 1 { logits = try session.decode(next) }
+        }
+        return model.tokenizer.decode(ids)
+    }
+}
