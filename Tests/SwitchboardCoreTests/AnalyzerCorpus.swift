@@ -43,6 +43,9 @@ enum AnalyzerCorpus {
         "My SSN is 123456789",
         "my son has autism",
         "I am HIV positive",
+        "Patient note: diagnosed with type 2 diabetes, prescribed metformin 500 mg",
+        "Diagnosed with bipolar disorder in 2019; prescribed lithium",
+        "Client was prescribed sertraline after the visit",
         "iban: fr14 2004 1010 0505 0001 3m02 606",
     ]
 
@@ -98,6 +101,7 @@ enum AnalyzerCorpus {
         "What is 3.14159265358979323846?",
         "IP 192.168.100.200 is private",
         "What is diabetes?",
+        "Be patient with the build, it takes a while",
         "How does insulin work in the body?",
         "I have a question about cancer research funding",
         "Write an essay on the history of HIV treatment",

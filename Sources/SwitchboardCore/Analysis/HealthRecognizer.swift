@@ -16,7 +16,8 @@ public enum HealthRecognizer: Recognizer {
             let word = words[index]
             let flags = sentenceFlags[word.sentence]
             guard flags.contains(.condition) || flags.contains(.medication) || flags.contains(.healthStrong) else { continue }
-            if word.lexicon.contains(.healthStrong), !flags.isDisjoint(with: person) {
+            if word.lexicon.contains(.healthStrong),
+               !flags.isDisjoint(with: person) || namesTermAhead(words, from: index) {
                 findings.append(Finding(kind: .health, range: word.start..<word.end))
                 continue
             }
@@ -24,6 +25,18 @@ public enum HealthRecognizer: Recognizer {
                   let anchor = anchor(text, termIndex: index, hasPerson: !flags.isDisjoint(with: person)) else { continue }
             findings.append(Finding(kind: .health, range: words[anchor].start..<word.end))
         }
+    }
+
+    /// "diagnosed with type 2 diabetes", "prescribed metformin": clinical wording is about someone even
+    /// when the note never names them, so a condition or drug shortly after it is enough.
+    private static func namesTermAhead(_ words: [TextScan.Word], from index: Int) -> Bool {
+        let sentence = words[index].sentence
+        var k = index + 1
+        while k < words.count, k <= index + 5, words[k].sentence == sentence {
+            if !words[k].lexicon.isDisjoint(with: [.condition, .medication]) { return true }
+            k += 1
+        }
+        return false
     }
 
     /// The word that ties the term at `termIndex` to a person, walking back over modifiers.

@@ -8,7 +8,7 @@ extension Lexicon {
             wife husband partner spouse girlfriend boyfriend fiance fiancee son daughter kid kids child children \
             baby mom mum mother dad father parents brother sister sibling grandma grandmother grandpa grandfather \
             aunt uncle cousin nephew niece family doctor therapist psychiatrist boss manager landlord lawyer \
-            neighbor neighbour roommate coworker colleague ex friend
+            neighbor neighbour roommate coworker colleague ex friend patient patients client resident
             """),
         (.condition, """
             diabetes diabetic hiv cancer tumor tumour leukemia lymphoma melanoma depression depressed anxiety \
