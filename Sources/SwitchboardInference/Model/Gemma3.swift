@@ -84,8 +84,8 @@ enum Gemma3 {
             let q = s.q + t * qw, k = s.k + t * kvw
             for h in 0..<a.headCount { VectorMath.rmsNorm(q + h * hk, weight: w.qNorm, eps: a.rmsEpsilon, count: hk, into: q + h * hk) }
             for h in 0..<a.headCountKV { VectorMath.rmsNorm(k + h * hk, weight: w.kNorm, eps: a.rmsEpsilon, count: hk, into: k + h * hk) }
-            rope.apply(q, heads: a.headCount, position: start + t)
-            rope.apply(k, heads: a.headCountKV, position: start + t)
+            rope.apply(q, heads: a.headCount, position: start + t, stride: hk)
+            rope.apply(k, heads: a.headCountKV, position: start + t, stride: hk)
             // llama.cpp multiplies q in f32, then its f16 KV matmul sees q rounded to f16.
             for i in 0..<qw { q[i] = Float(Float16(q[i] * queryScale)) }
             c.cache.store(layer: il, position: start + t, key: k, value: s.v + t * kvw)
