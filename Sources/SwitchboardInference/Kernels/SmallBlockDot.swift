@@ -27,9 +27,9 @@ enum Q5_0Codec: SmallBlockCodec {
     static var blockBytes: Int { 22 }
     @inline(__always)
     static func unpack(_ block: UnsafeRawPointer) -> (SIMD32<Int16>, SIMD32<Int16>) {
-        let a = SmallBlockDot.nibbles(block + 6) | SmallBlockDot.highBits(block.loadUnaligned(fromByteOffset: 2, as: UInt32.self))
-        let b = SmallBlockDot.nibbles(block + 28) | SmallBlockDot.highBits(block.loadUnaligned(fromByteOffset: 24, as: UInt32.self))
-        return IntegerDot.split(SIMD16(lowHalf: a, highHalf: b), offset: 16)
+        let low = SIMD16(lowHalf: SmallBlockDot.nibbles(block + 6), highHalf: SmallBlockDot.nibbles(block + 28))
+        let high = SmallBlockDot.highBits(block.loadUnaligned(fromByteOffset: 2, as: UInt32.self), block.loadUnaligned(fromByteOffset: 24, as: UInt32.self))
+        return IntegerDot.split(low | high, offset: 16)
     }
 }
 
@@ -44,11 +44,12 @@ enum SmallBlockDot {
         return SIMD8(lowHalf: q & mask, highHalf: (q &>> 4) & mask)
     }
 
-    /// Bit e of `h` moved to bit 4 of byte e (Q5_0's fifth bit).
+    /// Bit e of `a` (then of `b`) moved to bit 4 of byte e (Q5_0's fifth bit), both blocks at once:
+    /// each 32-bit lane takes 4 bits and spreads them one per byte with a multiply.
     @inline(__always)
-    static func highBits(_ h: UInt32) -> SIMD8<UInt32> {
-        let shifts = SIMD8<UInt32>(0, 4, 8, 12, 16, 20, 24, 28)
-        let x = (SIMD8<UInt32>(repeating: h) &>> shifts) & 0xF
+    static func highBits(_ a: UInt32, _ b: UInt32) -> SIMD16<UInt32> {
+        let shifts = SIMD16<UInt32>(0, 4, 8, 12, 16, 20, 24, 28, 0, 4, 8, 12, 16, 20, 24, 28)
+        let x = (IntegerDot.halves(a, b) &>> shifts) & 0xF
         return ((x &* 0x0020_4081) & 0x0101_0101) &<< 4
     }
 
@@ -79,24 +80,26 @@ enum SmallBlockDot {
         return IntegerDot.sum8(acc)
     }
 
-    /// One weight row against four activation rows, unpacking each weight block once.
+    /// One weight row against four activation rows, unpacking each weight block once. Prefill
+    /// tiles accumulate both blocks of a pair in one 16-lane register (faster; summation order
+    /// differs from the 1-row decode path, as llama.cpp's own batched and single-token paths do).
     @inline(__always)
     static func dot4<C: SmallBlockCodec>(_ codec: C.Type, _ w: UnsafeRawPointer, _ a: (ActivationRow, ActivationRow, ActivationRow, ActivationRow), blocks: Int) -> SIMD4<Float> {
         let bytes = C.blockBytes
-        var acc0 = SIMD8<Float>(), acc1 = SIMD8<Float>(), acc2 = SIMD8<Float>(), acc3 = SIMD8<Float>()
+        var acc0 = SIMD16<Float>(), acc1 = SIMD16<Float>(), acc2 = SIMD16<Float>(), acc3 = SIMD16<Float>()
         var b = 0
         while b < blocks {
             let block = w + b * bytes
             let u = C.unpack(block)
             let ws = weightScales(block, bytes)
             let offset = 32 * b
-            IntegerDot.accumulate(&acc0, IntegerDot.float(IntegerDot.pair(u, a.0.planes + offset)), ws * activationScales(a.0, b))
-            IntegerDot.accumulate(&acc1, IntegerDot.float(IntegerDot.pair(u, a.1.planes + offset)), ws * activationScales(a.1, b))
-            IntegerDot.accumulate(&acc2, IntegerDot.float(IntegerDot.pair(u, a.2.planes + offset)), ws * activationScales(a.2, b))
-            IntegerDot.accumulate(&acc3, IntegerDot.float(IntegerDot.pair(u, a.3.planes + offset)), ws * activationScales(a.3, b))
+            acc0.addProduct(IntegerDot.float(IntegerDot.pair(u, a.0.planes + offset)), ws * activationScales(a.0, b))
+            acc1.addProduct(IntegerDot.float(IntegerDot.pair(u, a.1.planes + offset)), ws * activationScales(a.1, b))
+            acc2.addProduct(IntegerDot.float(IntegerDot.pair(u, a.2.planes + offset)), ws * activationScales(a.2, b))
+            acc3.addProduct(IntegerDot.float(IntegerDot.pair(u, a.3.planes + offset)), ws * activationScales(a.3, b))
             b += 2
         }
-        return SIMD4(IntegerDot.sum8(acc0), IntegerDot.sum8(acc1), IntegerDot.sum8(acc2), IntegerDot.sum8(acc3))
+        return SIMD4(IntegerDot.sum(acc0), IntegerDot.sum(acc1), IntegerDot.sum(acc2), IntegerDot.sum(acc3))
     }
 
     /// One weight row against eight activation rows (`first` is row 0; rows are `stride` apart).
@@ -105,8 +108,8 @@ enum SmallBlockDot {
         let bytes = C.blockBytes
         let planes = a.planes + t * a.columns, stride = a.columns
         let scales = a.expandedScales + t * (a.columns / 4), scaleStride = a.columns / 4
-        var acc0 = SIMD8<Float>(), acc1 = SIMD8<Float>(), acc2 = SIMD8<Float>(), acc3 = SIMD8<Float>()
-        var acc4 = SIMD8<Float>(), acc5 = SIMD8<Float>(), acc6 = SIMD8<Float>(), acc7 = SIMD8<Float>()
+        var acc0 = SIMD16<Float>(), acc1 = SIMD16<Float>(), acc2 = SIMD16<Float>(), acc3 = SIMD16<Float>()
+        var acc4 = SIMD16<Float>(), acc5 = SIMD16<Float>(), acc6 = SIMD16<Float>(), acc7 = SIMD16<Float>()
         var b = 0
         while b < blocks {
             let block = w + b * bytes
@@ -116,17 +119,37 @@ enum SmallBlockDot {
                 let s = UnsafeRawPointer(scales + r * scaleStride + 8 * b).loadUnaligned(as: SIMD16<Float>.self)
                 return (IntegerDot.float(IntegerDot.pair(u, planes + r * stride + 32 * b)), ws * s)
             }
-            var x = term(0); IntegerDot.accumulate(&acc0, x.0, x.1)
-            x = term(1); IntegerDot.accumulate(&acc1, x.0, x.1)
-            x = term(2); IntegerDot.accumulate(&acc2, x.0, x.1)
-            x = term(3); IntegerDot.accumulate(&acc3, x.0, x.1)
-            x = term(4); IntegerDot.accumulate(&acc4, x.0, x.1)
-            x = term(5); IntegerDot.accumulate(&acc5, x.0, x.1)
-            x = term(6); IntegerDot.accumulate(&acc6, x.0, x.1)
-            x = term(7); IntegerDot.accumulate(&acc7, x.0, x.1)
+            var x = term(0); acc0.addProduct(x.0, x.1)
+            x = term(1); acc1.addProduct(x.0, x.1)
+            x = term(2); acc2.addProduct(x.0, x.1)
+            x = term(3); acc3.addProduct(x.0, x.1)
+            x = term(4); acc4.addProduct(x.0, x.1)
+            x = term(5); acc5.addProduct(x.0, x.1)
+            x = term(6); acc6.addProduct(x.0, x.1)
+            x = term(7); acc7.addProduct(x.0, x.1)
             b += 2
         }
-        return (SIMD4(IntegerDot.sum8(acc0), IntegerDot.sum8(acc1), IntegerDot.sum8(acc2), IntegerDot.sum8(acc3)),
-                SIMD4(IntegerDot.sum8(acc4), IntegerDot.sum8(acc5), IntegerDot.sum8(acc6), IntegerDot.sum8(acc7)))
+        return (SIMD4(IntegerDot.sum(acc0), IntegerDot.sum(acc1), IntegerDot.sum(acc2), IntegerDot.sum(acc3)),
+                SIMD4(IntegerDot.sum(acc4), IntegerDot.sum(acc5), IntegerDot.sum(acc6), IntegerDot.sum(acc7)))
+    }
+
+    /// Two weight rows against one activation row (decode): two independent accumulation chains
+    /// interleaved, so the block-by-block fused adds (kept in llama.cpp's order) overlap.
+    @inline(__always)
+    static func dotRows2<C: SmallBlockCodec>(_ codec: C.Type, _ w0: UnsafeRawPointer, _ w1: UnsafeRawPointer, _ a: ActivationRow, blocks: Int) -> (Float, Float) {
+        let bytes = C.blockBytes
+        var acc0 = SIMD8<Float>(), acc1 = SIMD8<Float>()
+        var b = 0
+        while b < blocks {
+            let as_ = activationScales(a, b)
+            let planes = a.planes + 32 * b
+            let block0 = w0 + b * bytes, block1 = w1 + b * bytes
+            let s0 = IntegerDot.float(IntegerDot.pair(C.unpack(block0), planes))
+            let s1 = IntegerDot.float(IntegerDot.pair(C.unpack(block1), planes))
+            IntegerDot.accumulate(&acc0, s0, weightScales(block0, bytes) * as_)
+            IntegerDot.accumulate(&acc1, s1, weightScales(block1, bytes) * as_)
+            b += 2
+        }
+        return (IntegerDot.sum8(acc0), IntegerDot.sum8(acc1))
     }
 }

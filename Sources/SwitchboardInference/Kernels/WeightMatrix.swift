@@ -37,6 +37,17 @@ enum MatMul {
     @inline(__always)
     private static func small<C: SmallBlockCodec>(_ format: C.Type, _ w: WeightMatrix, _ a: ActivationBuffer, count: Int, rows: Range<Int>, out: UnsafeMutablePointer<Float>, outStride: Int) {
         let blocks = w.columns / 32
+        if count == 1 {
+            let a0 = a.row(0)
+            var r = rows.lowerBound
+            while r + 2 <= rows.upperBound {
+                let (v0, v1) = SmallBlockDot.dotRows2(format, w.row(r), w.row(r + 1), a0, blocks: blocks)
+                out[r] = v0; out[r + 1] = v1
+                r += 2
+            }
+            if r < rows.upperBound { out[r] = SmallBlockDot.dot(format, w.row(r), a0, blocks: blocks) }
+            return
+        }
         for r in rows {
             let wr = w.row(r)
             var t = 0

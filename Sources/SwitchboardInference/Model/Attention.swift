@@ -45,7 +45,26 @@ enum Attention {
         // out[d] = Σ_p v[p][d]·prob[p] with values stored transposed (dimension-major).
         let probs = UnsafeRawPointer(scores)
         let values = layer.values + kvHead * headLength * layer.slots
-        for d in 0..<headLength {
+        // Four dimensions per pass share each probability load; each keeps its own accumulator.
+        var d = 0
+        while d + 4 <= headLength {
+            let r0 = UnsafeRawPointer(values + d * layer.slots), r1 = UnsafeRawPointer(values + (d + 1) * layer.slots)
+            let r2 = UnsafeRawPointer(values + (d + 2) * layer.slots), r3 = UnsafeRawPointer(values + (d + 3) * layer.slots)
+            var a0 = SIMD16<Float>(), a1 = SIMD16<Float>(), a2 = SIMD16<Float>(), a3 = SIMD16<Float>()
+            var chunk = base
+            while chunk < end {
+                let p = probs.loadUnaligned(fromByteOffset: 4 * (chunk - base), as: SIMD16<Float>.self)
+                let offset = 4 * layer.slot(chunk)
+                a0.addProduct(r0.loadUnaligned(fromByteOffset: offset, as: SIMD16<Float>.self), p)
+                a1.addProduct(r1.loadUnaligned(fromByteOffset: offset, as: SIMD16<Float>.self), p)
+                a2.addProduct(r2.loadUnaligned(fromByteOffset: offset, as: SIMD16<Float>.self), p)
+                a3.addProduct(r3.loadUnaligned(fromByteOffset: offset, as: SIMD16<Float>.self), p)
+                chunk += 16
+            }
+            output[d] = reduce(a0); output[d + 1] = reduce(a1); output[d + 2] = reduce(a2); output[d + 3] = reduce(a3)
+            d += 4
+        }
+        while d < headLength {
             let row = UnsafeRawPointer(values + d * layer.slots)
             var acc = SIMD16<Float>()
             var chunk = base
@@ -55,6 +74,7 @@ enum Attention {
                 chunk += 16
             }
             output[d] = reduce(acc)
+            d += 1
         }
     }
 
