@@ -20,11 +20,26 @@ enum Attention {
         let base = first & ~15
         let end = (position + 16) & ~15
         var maxScore = -Float.infinity
-        for p in first...position {
+        // Four positions at a time: independent accumulation chains overlap (each keeps its order).
+        var p = first
+        while p + 4 <= position + 1 {
+            let k0 = layer.keys + layer.slot(p) * width + kvHead * headLength
+            let k1 = layer.keys + layer.slot(p + 1) * width + kvHead * headLength
+            let k2 = layer.keys + layer.slot(p + 2) * width + kvHead * headLength
+            let k3 = layer.keys + layer.slot(p + 3) * width + kvHead * headLength
+            let s = dot16x4(query, k0, k1, k2, k3, count: headLength)
+            for i in 0..<4 {
+                scores[p + i - base] = s[i]
+                maxScore = max(maxScore, s[i])
+            }
+            p += 4
+        }
+        while p <= position {
             let key = layer.keys + layer.slot(p) * width + kvHead * headLength
             let s = dot16(query, key, count: headLength)
             scores[p - base] = s
             maxScore = max(maxScore, s)
+            p += 1
         }
         // ggml_vec_soft_max_f32: 16 lanes at a time through ggml_v_expf, each chunk reduced and
         // summed in double; masked slots are exactly zero.
@@ -110,6 +125,24 @@ enum Attention {
             i += 16
         }
         return reduce(acc)
+    }
+
+    @inline(__always)
+    static func dot16x4(_ q: UnsafePointer<Float>, _ k0: UnsafePointer<Float>, _ k1: UnsafePointer<Float>, _ k2: UnsafePointer<Float>,
+                        _ k3: UnsafePointer<Float>, count: Int) -> SIMD4<Float> {
+        var a0 = SIMD16<Float>(), a1 = SIMD16<Float>(), a2 = SIMD16<Float>(), a3 = SIMD16<Float>()
+        let rq = UnsafeRawPointer(q)
+        let r0 = UnsafeRawPointer(k0), r1 = UnsafeRawPointer(k1), r2 = UnsafeRawPointer(k2), r3 = UnsafeRawPointer(k3)
+        var i = 0
+        while i < count {
+            let x = rq.loadUnaligned(fromByteOffset: 4 * i, as: SIMD16<Float>.self)
+            a0.addProduct(x, r0.loadUnaligned(fromByteOffset: 4 * i, as: SIMD16<Float>.self))
+            a1.addProduct(x, r1.loadUnaligned(fromByteOffset: 4 * i, as: SIMD16<Float>.self))
+            a2.addProduct(x, r2.loadUnaligned(fromByteOffset: 4 * i, as: SIMD16<Float>.self))
+            a3.addProduct(x, r3.loadUnaligned(fromByteOffset: 4 * i, as: SIMD16<Float>.self))
+            i += 16
+        }
+        return SIMD4(reduce(a0), reduce(a1), reduce(a2), reduce(a3))
     }
 
     /// GCC's `_mm512_reduce_add_ps`: 256-bit halves, 128-bit halves, then pairs.
