@@ -9,10 +9,14 @@ import Testing
         let pool = WorkerPool(threads: threads)
         for chunks in [1, 2, 7, 100] {
             let counts = UnsafeMutablePointer<Int>.allocate(capacity: chunks)
+            let workers = UnsafeMutablePointer<Int>.allocate(capacity: chunks)
             counts.initialize(repeating: 0, count: chunks)
-            for _ in 0..<20 { pool.run(chunks: chunks) { c, worker in counts[c] += 1; precondition(worker < threads) } }
+            workers.initialize(repeating: 0, count: chunks)
+            for _ in 0..<20 { pool.run(chunks: chunks) { c, worker in counts[c] += 1; workers[c] = max(workers[c], worker) } }
             #expect((0..<chunks).allSatisfy { counts[$0] == 20 })
+            #expect((0..<chunks).allSatisfy { workers[$0] < threads })
             counts.deallocate()
+            workers.deallocate()
         }
     }
 
