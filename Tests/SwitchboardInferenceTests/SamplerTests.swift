@@ -85,18 +85,18 @@ struct SamplerTests {
     @Test func minPExcludesUnlikelyTokens() {
         let logits = Self.logits()
         // min-p 0.2 at T=1: keeps tokens within ln(5) ≈ 1.6 of the best: 1234, 99 and 70000 but not 5.
-        let counts = draw(SamplerConfiguration(temperature: 1, topK: 0, topP: 1, minP: 0.2, seed: 11), logits, times: 1000)
+        let counts = draw(SamplerConfiguration(temperature: 1, topK: 0, topP: 1, minP: 0.2, seed: 11), logits, times: 300)
         #expect(Set(counts.keys) == [1234, 99, 10_000])
-        let open = draw(SamplerConfiguration(temperature: 1, topK: 0, topP: 1, minP: 0.0001, seed: 11), logits, times: 1000)
+        let open = draw(SamplerConfiguration(temperature: 1, topK: 0, topP: 1, minP: 0.0001, seed: 11), logits, times: 300)
         #expect(open.keys.contains(5))
     }
 
     @Test func topPWithoutTopKGrowsTheCandidateList() {
         // A flat distribution: top-p 0.5 needs half of 1024 tokens, far more than the first guess.
         let logits = [Float](repeating: 0, count: 1024)
-        let counts = draw(SamplerConfiguration(temperature: 1, topK: 0, topP: 0.5, minP: 0, seed: 5), logits, times: 2000)
+        let counts = draw(SamplerConfiguration(temperature: 1, topK: 0, topP: 0.5, minP: 0, seed: 5), logits, times: 400)
         #expect(counts.keys.allSatisfy { $0 < 512 }, "ties rank by id, so only the lower half survives")
-        #expect(counts.count > 300)
+        #expect(counts.count > 150)
     }
 
     @Test func repetitionPenaltyChangesTheArgmax() {

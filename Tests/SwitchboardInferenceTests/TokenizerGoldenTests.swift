@@ -67,6 +67,8 @@ struct TokenizerGoldenTests {
         #expect(tokenizer.encode("<start_of_turn>", addBOS: false, parseSpecial: true) == [105])
         #expect(tokenizer.encode("", addBOS: true) == [2])
         #expect(tokenizer.encode("", addBOS: false).isEmpty)
+        // A literal "▁" is SentencePiece's space marker, so it reads back as a space (as in llama.cpp).
+        #expect(tokenizer.decode(tokenizer.encode("▁x", addBOS: false)) == " x")
     }
 
     @Test func streamingEmitsEachCharacterOnce() throws {

@@ -14,8 +14,11 @@ extension Sampler {
             for i in 0..<count { total += Double(Self.weight(candidates[i].logit, maxLogit, inverseTemperature)) }
             return survivors(count, total: total, minLogit: minLogit, maxLogit: maxLogit, inverseTemperature: inverseTemperature)
         }
+        // The full normaliser is only needed for top-p.
         var total: Double = 0
-        for logit in logits { total += Double(Self.weight(logit, maxLogit, inverseTemperature)) }
+        if config.topP < 1 {
+            for logit in logits { total += Double(Self.weight(logit, maxLogit, inverseTemperature)) }
+        }
         var k = min(64, logits.count)
         while true {
             let count = selectTop(k, from: logits)

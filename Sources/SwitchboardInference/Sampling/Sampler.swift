@@ -10,6 +10,8 @@ public struct Sampler: Sendable {
     /// Top candidates, best first (logit descending, then id ascending).
     var candidates: [Candidate] = []
     private var penalized: [Int32] = []
+    /// Per-token weights when sampling from the whole distribution.
+    private var weights: [Float] = []
 
     struct Candidate: Sendable {
         var id: Int32
@@ -57,7 +59,7 @@ public struct Sampler: Sendable {
 
     /// Unnormalised probability of a logit after temperature.
     @inline(__always) static func weight(_ logit: Float, _ maxLogit: Float, _ inverseTemperature: Float) -> Float {
-        logit.isNaN ? 0 : Float(exp(Double((logit - maxLogit) * inverseTemperature)))
+        logit.isNaN ? 0 : expf((logit - maxLogit) * inverseTemperature)
     }
 
     /// The highest logit's id; the lowest id wins ties and NaNs never win.
@@ -76,21 +78,27 @@ public struct Sampler: Sendable {
         return Int32(best)
     }
 
-    /// Draws from the whole distribution in two linear passes, without a candidate list.
+    /// Draws from the whole distribution: one pass computes the weights (kept for the second), the
+    /// second stops at the drawn point.
     private mutating func sampleFull(_ logits: UnsafeBufferPointer<Float>, maxLogit: Float, inverseTemperature: Float) -> Int32 {
-        var total: Double = 0
-        for logit in logits { total += Double(Self.weight(logit, maxLogit, inverseTemperature)) }
-        let target = Double(random.nextFloat()) * total
-        var cumulative: Double = 0
-        var last = 0
-        for i in 0..<logits.count {
-            let w = Double(Self.weight(logits[i], maxLogit, inverseTemperature))
-            guard w > 0 else { continue }
-            cumulative += w
-            last = i
-            if target < cumulative { return Int32(i) }
+        if weights.count < logits.count { weights = [Float](repeating: 0, count: logits.count) }
+        return weights.withUnsafeMutableBufferPointer { weights in
+            var total: Double = 0
+            for i in 0..<logits.count {
+                let w = Self.weight(logits[i], maxLogit, inverseTemperature)
+                weights[i] = w
+                total += Double(w)
+            }
+            let target = Double(random.nextFloat()) * total
+            var cumulative: Double = 0
+            var last = 0
+            for i in 0..<logits.count where weights[i] > 0 {
+                cumulative += Double(weights[i])
+                last = i
+                if target < cumulative { return Int32(i) }
+            }
+            return Int32(last)
         }
-        return Int32(last)
     }
 
     private mutating func applyRepetitionPenalty(_ logits: UnsafeMutableBufferPointer<Float>, recent: some Collection<Int32>) {

@@ -60,9 +60,11 @@ struct PieceTable: Sendable {
                 slots[slot] = id
                 return id
             }
-            if storage[Int(offsets[Int(occupant)])..<Int(offsets[Int(occupant) + 1])].elementsEqual(storage[start..<end]) {
-                return occupant
+            let otherStart = Int(offsets[Int(occupant)]), otherEnd = Int(offsets[Int(occupant) + 1])
+            let same = storage.withUnsafeBufferPointer { store in
+                UnsafeBufferPointer(rebasing: store[otherStart..<otherEnd]).elementsEqual(UnsafeBufferPointer(rebasing: store[start..<end]))
             }
+            if same { return occupant }
             slot = (slot + 1) & mask
         }
     }

@@ -77,14 +77,18 @@ struct SPMSession {
         pushBigram(Bigram(score: tokenizer.scores[Int(id)], left: left, right: right, size: size))
     }
 
+    /// Binary heap operations that move a hole instead of swapping, on the raw buffer.
     private mutating func pushBigram(_ bigram: Bigram) {
         heap.append(bigram)
-        var child = heap.count - 1
-        while child > 0 {
-            let parent = (child - 1) / 2
-            guard heap[child].precedes(heap[parent]) else { break }
-            heap.swapAt(child, parent)
-            child = parent
+        heap.withUnsafeMutableBufferPointer { heap in
+            var child = heap.count - 1
+            while child > 0 {
+                let parent = (child - 1) / 2
+                guard bigram.precedes(heap[parent]) else { break }
+                heap[child] = heap[parent]
+                child = parent
+            }
+            heap[child] = bigram
         }
     }
 
@@ -92,16 +96,19 @@ struct SPMSession {
         guard let top = heap.first else { return nil }
         let last = heap.removeLast()
         guard !heap.isEmpty else { return top }
-        heap[0] = last
-        var parent = 0
-        while true {
-            let left = 2 * parent + 1, right = left + 1
-            var best = parent
-            if left < heap.count, heap[left].precedes(heap[best]) { best = left }
-            if right < heap.count, heap[right].precedes(heap[best]) { best = right }
-            guard best != parent else { return top }
-            heap.swapAt(parent, best)
-            parent = best
+        heap.withUnsafeMutableBufferPointer { heap in
+            let count = heap.count
+            var parent = 0
+            while true {
+                var child = 2 * parent + 1
+                guard child < count else { break }
+                if child + 1 < count, heap[child + 1].precedes(heap[child]) { child += 1 }
+                guard heap[child].precedes(last) else { break }
+                heap[parent] = heap[child]
+                parent = child
+            }
+            heap[parent] = last
         }
+        return top
     }
 }

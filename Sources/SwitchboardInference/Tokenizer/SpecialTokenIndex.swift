@@ -11,16 +11,26 @@ struct SpecialTokenIndex: Sendable {
     private let lengthsByFirstByte: [[Int]]
     /// Position of each special id in llama.cpp's cache order (longest first; ties by id).
     private let rank: [Int32: Int32]
+    /// Hashes of every proper prefix of a special piece: scanning stops as soon as the text read so
+    /// far cannot grow into one (a hash collision only costs an extra step, never a wrong match).
+    private let prefixHashes: Set<UInt64>
 
     init(pieces: PieceTable, types: [TokenType]) {
         var specialIDs: [Int32] = []
         var lengthSets = [Set<Int>](repeating: [], count: 256)
+        var prefixes = Set<UInt64>()
         for id in 0..<pieces.count where types[id].isSpecial {
             let bytes = pieces.bytes(of: Int32(id))
             guard let first = bytes.first else { continue }
             specialIDs.append(Int32(id))
             lengthSets[Int(first)].insert(bytes.count)
+            var hash = PieceTable.hashSeed
+            for byte in bytes.dropLast() {
+                hash = PieceTable.hashStep(hash, byte)
+                prefixes.insert(hash)
+            }
         }
+        prefixHashes = prefixes
         specialIDs.sort { a, b in
             let la = pieces.length(of: a), lb = pieces.length(of: b)
             return la != lb ? la > lb : a < b
@@ -77,9 +87,12 @@ struct SpecialTokenIndex: Sendable {
             for length in lengths {
                 guard position + length <= text.count else { break }
                 while hashed < length {
+                    // Stop once the bytes read so far start no special piece.
+                    if hashed > 0, !prefixHashes.contains(hash) { break }
                     hash = PieceTable.hashStep(hash, text[position + hashed])
                     hashed += 1
                 }
+                guard hashed == length else { break }
                 let id = pieces.lookup(UnsafeBufferPointer(rebasing: text[position..<(position + length)]), hash: hash)
                 guard id != PieceTable.notFound else { continue }
                 let type = types[Int(id)]
