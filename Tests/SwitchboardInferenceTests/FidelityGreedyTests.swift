@@ -3,30 +3,34 @@ import Testing
 
 /// Greedy decoding (one token per forward pass, as llama.cpp generated the golden ids).
 @Suite(.requiresModel, .serialized) struct FidelityGreedyTests {
-    @Test func first16GreedyTokensMatchLlamaCpp() throws {
+    /// Decodes one token at a time along llama.cpp's greedy continuation: per position, our argmax
+    /// must agree with its greedy choice (a stable rate), and we report how many prompts keep the
+    /// first 16 greedy tokens identical (a chaotic statistic: one near-tie flips a whole prompt).
+    @Test func greedyDecodingAgreesWithLlamaCpp() throws {
         let model = try fidelityModel.get()
         let golden = try GreedyGolden.load()
         let session = InferenceSession(model: model, contextLength: 128)
-        var matches = 0
+        var agree = 0, total = 0, prefixMatches = 0
         for c in golden.cases {
             session.reset()
             var logits = try session.prefill(c.prompt_ids)
-            var ids: [Int32] = []
-            for _ in 0..<16 {
-                let next = Int32(LogitMath.argmax(logits))
-                ids.append(next)
-                logits = try session.decode(next)
+            var divergedAt: Int?
+            for (i, expected) in c.greedy_ids.enumerated() {
+                let mine = Int32(LogitMath.argmax(logits))
+                total += 1
+                if mine == expected { agree += 1 } else if divergedAt == nil { divergedAt = i }
+                if i + 1 < c.greedy_ids.count { logits = try session.decode(expected) }
             }
-            let expected = Array(c.greedy_ids.prefix(16))
-            if ids == expected { matches += 1 } else { print("fidelity: greedy mismatch for \"\(c.prompt)\": \(ids) vs \(expected)") }
+            if (divergedAt ?? 64) >= 16 { prefixMatches += 1 }
         }
-        print("fidelity: greedy first-16 exact matches \(matches)/\(golden.cases.count)")
-        // llama.cpp's own batched pass (teacher_forced_top1) reproduces its greedy first 16 tokens for
-        // only 4 of these 8 prompts: near-ties flip with summation order. We hold that level firmly…
-        #expect(matches >= 4)
-        // …and track the issue's stricter target (7 of 8) as a known gap (see Docs/Inference.md).
-        withKnownIssue("greedy first-16 matches \(matches)/8, target 7/8", isIntermittent: true) {
-            #expect(matches >= 7)
+        let rate = Double(agree) / Double(total)
+        print("fidelity: one-token-at-a-time greedy agreement \(agree)/\(total) = \(rate); first-16 identical for \(prefixMatches)/\(golden.cases.count)")
+        #expect(total == 512)
+        #expect(rate >= 0.97)
+        // The issue's target (7 of 8 prompts with identical first 16 tokens) is tracked as a known gap:
+        // llama.cpp's own batched pass reproduces its greedy first 16 for only 4 of these 8 prompts.
+        withKnownIssue("greedy first-16 identical for \(prefixMatches)/8, target 7/8", isIntermittent: true) {
+            #expect(prefixMatches >= 7)
         }
     }
 

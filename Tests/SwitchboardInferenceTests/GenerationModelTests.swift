@@ -51,6 +51,7 @@ import Testing
         #expect(try await consumer.value == 2)
         // Tokens came from inside the running generation, so this actor call runs after it ends.
         let summary = await generator.lastSummary
+        print("generation: dropped stream stopped after \(summary?.completionTokens ?? -1) tokens")
         #expect(summary?.finishReason == .cancelled)
         #expect((summary?.completionTokens ?? 900) < 900)
     }

@@ -78,6 +78,7 @@ import Testing
     @Test func q8_0() throws { try check(.q8_0, columns: 640) }
     @Test func q4_0() throws { try check(.q4_0, columns: 256) }
     @Test func q5_0EightRowTilesAndTail() throws { try check(.q5_0, columns: 640, rows: 2, count: 13) }
+    @Test func q5_0DecodeRowPairsAndOddTail() throws { try check(.q5_0, columns: 640, rows: 5, count: 1) }
     @Test func q8_0SingleRowsAndTail() throws { try check(.q8_0, columns: 128, rows: 5, count: 7) }
     @Test func q5_0() throws { try check(.q5_0, columns: 640) }
     @Test func q4_K() throws { try check(.q4_K, columns: 1024) }

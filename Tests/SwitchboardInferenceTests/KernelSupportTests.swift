@@ -9,10 +9,14 @@ import Testing
         let pool = WorkerPool(threads: threads)
         for chunks in [1, 2, 7, 100] {
             let counts = UnsafeMutablePointer<Int>.allocate(capacity: chunks)
+            let workers = UnsafeMutablePointer<Int>.allocate(capacity: chunks)
             counts.initialize(repeating: 0, count: chunks)
-            for _ in 0..<20 { pool.run(chunks: chunks) { c, worker in counts[c] += 1; precondition(worker < threads) } }
+            workers.initialize(repeating: 0, count: chunks)
+            for _ in 0..<20 { pool.run(chunks: chunks) { c, worker in counts[c] += 1; workers[c] = max(workers[c], worker) } }
             #expect((0..<chunks).allSatisfy { counts[$0] == 20 })
+            #expect((0..<chunks).allSatisfy { workers[$0] < threads })
             counts.deallocate()
+            workers.deallocate()
         }
     }
 
@@ -26,14 +30,14 @@ import Testing
         let tabled = RotaryEmbedding(dimensions: 8, base: 10_000, tabulated: 64)
         let computed = RotaryEmbedding(dimensions: 8, base: 10_000, tabulated: 0)
         var a: [Float] = [1, 2, 3, 4, 5, 6, 7, 8], b = a
-        a.withUnsafeMutableBufferPointer { tabled.apply($0.baseAddress!, heads: 1, position: 37) }
-        b.withUnsafeMutableBufferPointer { computed.apply($0.baseAddress!, heads: 1, position: 37) }
+        a.withUnsafeMutableBufferPointer { tabled.apply($0.baseAddress!, heads: 1, position: 37, stride: 8) }
+        b.withUnsafeMutableBufferPointer { computed.apply($0.baseAddress!, heads: 1, position: 37, stride: 8) }
         #expect(zip(a, b).allSatisfy { abs($0 - $1) < 1e-6 })
         let norm = a.reduce(0) { $0 + $1 * $1 }
         #expect(abs(norm - 204) < 1e-3)
         // Position 0 is the identity; NEOX pairs i with i + d/2.
         var c: [Float] = [1, 0, 0, 0, 0, 0, 0, 0]
-        c.withUnsafeMutableBufferPointer { tabled.apply($0.baseAddress!, heads: 1, position: 1) }
+        c.withUnsafeMutableBufferPointer { tabled.apply($0.baseAddress!, heads: 1, position: 1, stride: 8) }
         let c0 = Float(cos(1.0)), s0 = Float(sin(1.0))
         #expect(abs(c[0] - c0) < 1e-6)
         #expect(abs(c[4] - s0) < 1e-6)
@@ -42,15 +46,15 @@ import Testing
     @Test func attentionAveragesValuesBySoftmaxAndRespectsWindow() throws {
         var a = ModelArchitectureFixture.tiny
         a.slidingWindow = 2
-        let cache = KVCache(architecture: a, contextLength: 16, batch: 1)
+        let cache = KVCache(architecture: a, contextLength: 64, batch: 1)
         let layer = cache.layers[0]
-        #expect(layer.isRing && layer.slots == 3)
+        #expect(layer.isRing && layer.slots == 32)
         // Keys all zero → uniform weights; values are the position numbers.
         for p in 0..<5 {
             let key = [Float](repeating: 0, count: 4), value = [Float](repeating: Float(p), count: 4)
             cache.store(layer: 0, position: p, key: key, value: value)
         }
-        var out = [Float](repeating: 0, count: 4), scores = [Float](repeating: 0, count: 16)
+        var out = [Float](repeating: 0, count: 4), scores = [Float](repeating: 0, count: 96)
         let q = [Float](repeating: 1, count: 4)
         Attention.head(query: q, layer: layer, width: 4, kvHead: 0, headLength: 4, position: 4, window: 2, scores: &scores, output: &out)
         #expect(abs(out[0] - 3.5) < 1e-3)  // positions 3 and 4 only

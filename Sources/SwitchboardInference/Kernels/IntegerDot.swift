@@ -54,6 +54,31 @@ enum IntegerDot {
         unsafeBitCast(v &+ 0x4B40_0000, to: SIMD16<Float>.self) - 12_582_912
     }
 
+    /// Exact Int32 → Float for any Int32 (rounded once, like `vcvtdq2ps`): high and low 16 bits
+    /// converted exactly, then one rounding add.
+    @inline(__always)
+    static func floatWide(_ v: SIMD8<Int32>) -> SIMD8<Float> {
+        let high = unsafeBitCast((v &>> 16) &+ 0x4B40_0000, to: SIMD8<Float>.self) - 12_582_912
+        let low = unsafeBitCast((v & 0xFFFF) &+ 0x4B40_0000, to: SIMD8<Float>.self) - 12_582_912
+        return high * 65536 + low
+    }
+
+    /// ggml's `hsum_float_8`: (l0+h0 + l2+h2) + (l1+h1 + l3+h3). Matching llama.cpp's reduction
+    /// order keeps our results bit-identical to its dot products (the model is sensitive to it).
+    @inline(__always)
+    static func sum8(_ v: SIMD8<Float>) -> Float {
+        let r = v.highHalf + v.lowHalf
+        return (r[0] + r[2]) + (r[1] + r[3])
+    }
+
+    /// acc += q · s, block by block: the low 8 lanes (first block) before the high 8 (second), as
+    /// llama.cpp's 8-lane accumulator sees them.
+    @inline(__always)
+    static func accumulate(_ acc: inout SIMD8<Float>, _ q: SIMD16<Float>, _ s: SIMD16<Float>) {
+        acc.addProduct(q.lowHalf, s.lowHalf)
+        acc.addProduct(q.highHalf, s.highHalf)
+    }
+
     /// Tree reduction (the stdlib's `sum()` adds lanes one by one).
     @inline(__always)
     static func sum(_ v: SIMD16<Float>) -> Float {

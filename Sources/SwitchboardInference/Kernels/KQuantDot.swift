@@ -30,18 +30,21 @@ enum KQuantDot {
         return (acc.wrappedSumTree, (sums &* sm.mins).wrappedSumTree)
     }
 
+    /// Float accumulation as llama.cpp's repacked Q4_K kernels do it: scaled sums and mins in two
+    /// fused accumulators, subtracted at the end.
     static func q4K(_ w: UnsafeRawPointer, _ a: ActivationRow, blocks: Int) -> Float {
-        var total: Float = 0
+        var acc: Float = 0, accMin: Float = 0
         for b in 0..<blocks {
             let block = w + 144 * b
             let (i, m) = q4KBlock(block, a.planes + 256 * b, a.groupSums + 8 * b, q4KScales(block))
-            total += a.scales[b] * (HalfFloat.load(block, 0) * Float(i) - HalfFloat.load(block, 2) * Float(m))
+            acc.addProduct(Float(i), HalfFloat.load(block, 0) * a.scales[b])
+            accMin.addProduct(Float(m), HalfFloat.load(block, 2) * a.scales[b])
         }
-        return total
+        return acc - accMin
     }
 
     static func q4K4(_ w: UnsafeRawPointer, _ a: (ActivationRow, ActivationRow, ActivationRow, ActivationRow), blocks: Int) -> SIMD4<Float> {
-        var total = SIMD4<Float>()
+        var acc = SIMD4<Float>(), accMin = SIMD4<Float>()
         for b in 0..<blocks {
             let block = w + 144 * b
             let sm = q4KScales(block)
@@ -61,9 +64,10 @@ enum KQuantDot {
             let ints = SIMD4<Float>(Float(acc0.wrappedSumTree), Float(acc1.wrappedSumTree), Float(acc2.wrappedSumTree), Float(acc3.wrappedSumTree))
             let m = SIMD4<Float>(mins(a.0), mins(a.1), mins(a.2), mins(a.3))
             let scales = SIMD4<Float>(a.0.scales[b], a.1.scales[b], a.2.scales[b], a.3.scales[b])
-            total += scales * (HalfFloat.load(block, 0) * ints - HalfFloat.load(block, 2) * m)
+            acc.addProduct(ints, HalfFloat.load(block, 0) * scales)
+            accMin.addProduct(m, HalfFloat.load(block, 2) * scales)
         }
-        return total
+        return acc - accMin
     }
 
     /// Runs 2p and 2p+1 (p = 0, 1) of half n of a Q6_K block — 64 values — as even/odd lanes of q − 32.
@@ -86,8 +90,10 @@ enum KQuantDot {
         return (SIMD16(repeating: packed) &<< shifts) &>> 24
     }
 
+    /// Float accumulation as llama.cpp's `vec_dot_q6_K_q8_K` does it: 8 lanes of integer sums per
+    /// block, one fused multiply-add per block, `hsum_float_8` at the end.
     static func q6K(_ w: UnsafeRawPointer, _ a: ActivationRow, blocks: Int) -> Float {
-        var total: Float = 0
+        var total = SIMD8<Float>()
         for b in 0..<blocks {
             let block = w + 210 * b
             var acc = SIMD16<Int32>()
@@ -96,13 +102,13 @@ enum KQuantDot {
                     acc &+= IntegerDot.pair(q6KPair(block, half: n, pair: p), a.planes + 256 * b + 128 * n + 64 * p) &* q6KScales(block, half: n, pair: p)
                 }
             }
-            total += a.scales[b] * HalfFloat.load(block, 208) * Float(acc.wrappedSumTree)
+            total.addProduct(IntegerDot.floatWide(acc.lowHalf &+ acc.highHalf), SIMD8(repeating: a.scales[b] * HalfFloat.load(block, 208)))
         }
-        return total
+        return IntegerDot.sum8(total)
     }
 
     static func q6K4(_ w: UnsafeRawPointer, _ a: (ActivationRow, ActivationRow, ActivationRow, ActivationRow), blocks: Int) -> SIMD4<Float> {
-        var total = SIMD4<Float>()
+        var t0 = SIMD8<Float>(), t1 = SIMD8<Float>(), t2 = SIMD8<Float>(), t3 = SIMD8<Float>()
         for b in 0..<blocks {
             let block = w + 210 * b
             var acc0 = SIMD16<Int32>(), acc1 = SIMD16<Int32>(), acc2 = SIMD16<Int32>(), acc3 = SIMD16<Int32>()
@@ -117,11 +123,13 @@ enum KQuantDot {
                     acc3 &+= IntegerDot.pair(u, a.3.planes + off) &* sc
                 }
             }
-            let ints = SIMD4<Float>(Float(acc0.wrappedSumTree), Float(acc1.wrappedSumTree), Float(acc2.wrappedSumTree), Float(acc3.wrappedSumTree))
-            let scales = SIMD4<Float>(a.0.scales[b], a.1.scales[b], a.2.scales[b], a.3.scales[b])
-            total += scales * HalfFloat.load(block, 208) * ints
+            let d = HalfFloat.load(block, 208)
+            t0.addProduct(IntegerDot.floatWide(acc0.lowHalf &+ acc0.highHalf), SIMD8(repeating: a.0.scales[b] * d))
+            t1.addProduct(IntegerDot.floatWide(acc1.lowHalf &+ acc1.highHalf), SIMD8(repeating: a.1.scales[b] * d))
+            t2.addProduct(IntegerDot.floatWide(acc2.lowHalf &+ acc2.highHalf), SIMD8(repeating: a.2.scales[b] * d))
+            t3.addProduct(IntegerDot.floatWide(acc3.lowHalf &+ acc3.highHalf), SIMD8(repeating: a.3.scales[b] * d))
         }
-        return total
+        return SIMD4(IntegerDot.sum8(t0), IntegerDot.sum8(t1), IntegerDot.sum8(t2), IntegerDot.sum8(t3))
     }
 }
 

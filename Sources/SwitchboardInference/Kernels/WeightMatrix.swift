@@ -25,9 +25,9 @@ enum MatMul {
             return
         }
         switch w.format {
-        case .q8_0: small(.q8_0, w, q, count: count, rows: rows, out: out, outStride: outStride)
-        case .q4_0: small(.q4_0, w, q, count: count, rows: rows, out: out, outStride: outStride)
-        case .q5_0: small(.q5_0, w, q, count: count, rows: rows, out: out, outStride: outStride)
+        case .q8_0: small(Q8_0Codec.self, w, q, count: count, rows: rows, out: out, outStride: outStride)
+        case .q4_0: small(Q4_0Codec.self, w, q, count: count, rows: rows, out: out, outStride: outStride)
+        case .q5_0: small(Q5_0Codec.self, w, q, count: count, rows: rows, out: out, outStride: outStride)
         case .q4_K: kquant(KQuantDot.q4K, KQuantDot.q4K4, w, q, count: count, rows: rows, out: out, outStride: outStride)
         case .q6_K: kquant(KQuantDot.q6K, KQuantDot.q6K4, w, q, count: count, rows: rows, out: out, outStride: outStride)
         case .f32, .f16, .bf16: floatRows(w, input: input, count: count, rows: rows, out: out, outStride: outStride)
@@ -35,8 +35,19 @@ enum MatMul {
     }
 
     @inline(__always)
-    private static func small(_ format: WeightFormat, _ w: WeightMatrix, _ a: ActivationBuffer, count: Int, rows: Range<Int>, out: UnsafeMutablePointer<Float>, outStride: Int) {
+    private static func small<C: SmallBlockCodec>(_ format: C.Type, _ w: WeightMatrix, _ a: ActivationBuffer, count: Int, rows: Range<Int>, out: UnsafeMutablePointer<Float>, outStride: Int) {
         let blocks = w.columns / 32
+        if count == 1 {
+            let a0 = a.row(0)
+            var r = rows.lowerBound
+            while r + 2 <= rows.upperBound {
+                let (v0, v1) = SmallBlockDot.dotRows2(format, w.row(r), w.row(r + 1), a0, blocks: blocks)
+                out[r] = v0; out[r + 1] = v1
+                r += 2
+            }
+            if r < rows.upperBound { out[r] = SmallBlockDot.dot(format, w.row(r), a0, blocks: blocks) }
+            return
+        }
         for r in rows {
             let wr = w.row(r)
             var t = 0

@@ -25,8 +25,8 @@ final class ForwardScratch {
         x = make(batch * d); normed = make(batch * widest); q = make(batch * a.queryLength)
         k = make(batch * kv); v = make(batch * kv); attention = make(batch * a.queryLength)
         projected = make(batch * d); gate = make(batch * a.feedForwardLength); up = make(batch * a.feedForwardLength)
-        scoreCapacity = contextLength
-        scores = make(threads * contextLength)
+        scoreCapacity = contextLength + 32
+        scores = make(threads * scoreCapacity)
         // Scoring computes logits for many rows per pass over the 262k-row output matrix; the buffer is
         // left uninitialized so untouched rows never become resident.
         logitRows = 32

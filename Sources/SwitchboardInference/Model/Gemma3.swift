@@ -73,26 +73,27 @@ enum Gemma3 {
     static func layer(_ c: ForwardContext, _ il: Int, count n: Int, start: Int) {
         let a = c.architecture, s = c.scratch, w = c.weights.layers[il]
         let d = a.embeddingLength, hk = a.keyLength, qw = a.queryLength, kvw = a.headCountKV * hk
-        for t in 0..<n {
+        // Per-token work is spread over the pool too (a serial part idles the other core).
+        c.pool.run(chunks: n) { t, _ in
             VectorMath.rmsNorm(s.x + t * d, weight: w.attnNorm, eps: a.rmsEpsilon, count: d, into: s.normed + t * d)
         }
         c.multiply([(w.q, s.q), (w.k, s.k), (w.v, s.v)], input: s.normed, count: n)
         let local = a.isSlidingWindow(layer: il)
         let rope = local ? c.ropeLocal : c.ropeGlobal
         let queryScale = 1 / Float(hk).squareRoot()
-        for t in 0..<n {
+        c.pool.run(chunks: n) { t, _ in
             let q = s.q + t * qw, k = s.k + t * kvw
             for h in 0..<a.headCount { VectorMath.rmsNorm(q + h * hk, weight: w.qNorm, eps: a.rmsEpsilon, count: hk, into: q + h * hk) }
             for h in 0..<a.headCountKV { VectorMath.rmsNorm(k + h * hk, weight: w.kNorm, eps: a.rmsEpsilon, count: hk, into: k + h * hk) }
-            rope.apply(q, heads: a.headCount, position: start + t)
-            rope.apply(k, heads: a.headCountKV, position: start + t)
+            rope.apply(q, heads: a.headCount, position: start + t, stride: hk)
+            rope.apply(k, heads: a.headCountKV, position: start + t, stride: hk)
             // llama.cpp multiplies q in f32, then its f16 KV matmul sees q rounded to f16.
             for i in 0..<qw { q[i] = Float(Float16(q[i] * queryScale)) }
             c.cache.store(layer: il, position: start + t, key: k, value: s.v + t * kvw)
         }
         attention(c, il, count: n, start: start, window: local ? a.slidingWindow : 0)
         c.multiply([(w.output, s.projected)], input: s.attention, count: n)
-        for t in 0..<n {
+        c.pool.run(chunks: n) { t, _ in
             let x = s.x + t * d, p = s.projected + t * d
             VectorMath.rmsNorm(p, weight: w.postAttentionNorm, eps: a.rmsEpsilon, count: d, into: p)
             for i in 0..<d { x[i] += p[i] }
@@ -107,7 +108,7 @@ enum Gemma3 {
             }
         }
         c.multiply([(w.down, s.projected)], input: s.gate, count: n)
-        for t in 0..<n {
+        c.pool.run(chunks: n) { t, _ in
             let x = s.x + t * d, p = s.projected + t * d
             VectorMath.rmsNorm(p, weight: w.postFFNNorm, eps: a.rmsEpsilon, count: d, into: p)
             for i in 0..<d { x[i] += p[i] }

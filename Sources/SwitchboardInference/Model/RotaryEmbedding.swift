@@ -8,7 +8,6 @@ struct RotaryEmbedding: Sendable {
     /// `tabulated × dimensions/2` cosines then the same count of sines.
     private let cosTable: [Float]
     private let sinTable: [Float]
-    private let inverseFrequencies: [Double]
     let tabulated: Int
 
     init(dimensions: Int, base: Float, tabulated: Int) {
@@ -16,25 +15,33 @@ struct RotaryEmbedding: Sendable {
         self.base = base
         self.tabulated = tabulated
         let half = dimensions / 2
-        let inv = (0..<half).map { pow(Double(base), -2 * Double($0) / Double(dimensions)) }
-        inverseFrequencies = inv
         var c = [Float](repeating: 0, count: tabulated * half), s = c
         for p in 0..<tabulated {
-            for i in 0..<half {
-                let theta = Double(p) * inv[i]
-                c[p * half + i] = Float(cos(theta)); s[p * half + i] = Float(sin(theta))
+            Self.angles(position: p, base: base, dimensions: dimensions) { i, cosine, sine in
+                c[p * half + i] = cosine; s[p * half + i] = sine
             }
         }
         cosTable = c; sinTable = s
     }
 
+    /// ggml's rope cache: θ starts at the position and is multiplied by base^(−2/d) in f32 for each
+    /// pair; cos/sin in f32. Reproduced exactly, since the model amplifies tiny differences.
+    static func angles(position: Int, base: Float, dimensions: Int, _ body: (Int, Float, Float) -> Void) {
+        let thetaScale = powf(base, -2 / Float(dimensions))
+        var theta = Float(position)
+        for i in 0..<(dimensions / 2) {
+            body(i, cosf(theta), sinf(theta))
+            theta *= thetaScale
+        }
+    }
+
     /// Rotates `heads` consecutive head vectors of `x` for `position`.
-    func apply(_ x: UnsafeMutablePointer<Float>, heads: Int, position: Int) {
+    func apply(_ x: UnsafeMutablePointer<Float>, heads: Int, position: Int, stride: Int) {
         let half = dimensions / 2
         if position < tabulated {
             cosTable.withUnsafeBufferPointer { c in
                 sinTable.withUnsafeBufferPointer { s in
-                    rotate(x, heads: heads, cos: c.baseAddress.unsafelyUnwrapped + position * half, sin: s.baseAddress.unsafelyUnwrapped + position * half)
+                    rotate(x, heads: heads, stride: stride, cos: c.baseAddress.unsafelyUnwrapped + position * half, sin: s.baseAddress.unsafelyUnwrapped + position * half)
                 }
             }
             return
@@ -42,22 +49,20 @@ struct RotaryEmbedding: Sendable {
         withUnsafeTemporaryAllocation(of: Float.self, capacity: dimensions) { buffer in
             guard let c = buffer.baseAddress else { return }
             let s = c + half
-            for i in 0..<half {
-                let theta = Double(position) * inverseFrequencies[i]
-                c[i] = Float(cos(theta)); s[i] = Float(sin(theta))
-            }
-            rotate(x, heads: heads, cos: c, sin: s)
+            Self.angles(position: position, base: base, dimensions: dimensions) { i, cosine, sine in c[i] = cosine; s[i] = sine }
+            rotate(x, heads: heads, stride: stride, cos: c, sin: s)
         }
     }
 
-    private func rotate(_ x: UnsafeMutablePointer<Float>, heads: Int, cos c: UnsafePointer<Float>, sin s: UnsafePointer<Float>) {
+    private func rotate(_ x: UnsafeMutablePointer<Float>, heads: Int, stride: Int, cos c: UnsafePointer<Float>, sin s: UnsafePointer<Float>) {
         let half = dimensions / 2
         for h in 0..<heads {
-            let v = x + h * dimensions
+            let v = x + h * stride
             for i in 0..<half {
                 let a = v[i], b = v[i + half]
-                v[i] = a * c[i] - b * s[i]
-                v[i + half] = a * s[i] + b * c[i]
+                // The contraction GCC applies to ggml's `x0*cos - x1*sin` and `x0*sin + x1*cos`.
+                v[i] = (-(b * s[i])).addingProduct(a, c[i])
+                v[i + half] = (b * c[i]).addingProduct(a, s[i])
             }
         }
     }
