@@ -43,9 +43,12 @@ enum AskCommand: BenchCommand {
             providers: [local] + remote,
             configuration: SwitchboardConfiguration(concurrency: [local.id: 1]),
             deviceState: SystemStateSource())
+        // A server named on the command line is where the user wants public prompts to go: prefer it.
+        // Preference never overrides privacy: personal and sensitive prompts stay on the device.
         let request = GenerationRequest(prompt: prompt, maxTokens: maxTokens,
                                         sampling: SamplingOptions(temperature: arguments.double("temperature") ?? 0,
-                                                                  seed: arguments.int("seed").map { UInt64($0) }))
+                                                                  seed: arguments.int("seed").map { UInt64($0) }),
+                                        preferredProviders: remote.map(\.id))
         var response: GenerationResponse?
         for await event in coordinator.stream(request) {
             switch event {
