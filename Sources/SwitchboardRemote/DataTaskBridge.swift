@@ -29,33 +29,47 @@ final class DataTaskBridge: NSObject, URLSessionDataDelegate, Sendable {
         /// A local abort (cancel, timeout, overflow); delivered at once.
         var abort: ProviderError?
         var bodyWaiter: CheckedContinuation<Data?, any Error>?
-        var idleTimer: Task<Void, Never>?
-        var deadlineTimer: Task<Void, Never>?
+        var idleTimer: TimeoutHandle?
+        var deadlineTimer: TimeoutHandle?
         var waitGeneration = 0
         var deadlineCoversBody = false
     }
 
     private let state = Mutex(State())
-    private let clock: ClockSource
+    private let timers: TimeoutScheduler
     private let maxBuffered: Int
     private let idleTimeout: Duration
 
-    init(clock: ClockSource, maxBuffered: Int, idleTimeout: Duration) {
-        self.clock = clock; self.maxBuffered = maxBuffered; self.idleTimeout = idleTimeout
+    init(timers: TimeoutScheduler, maxBuffered: Int, idleTimeout: Duration) {
+        self.timers = timers; self.maxBuffered = maxBuffered; self.idleTimeout = idleTimeout
         super.init()
+    }
+
+    convenience init(clock: ClockSource, maxBuffered: Int, idleTimeout: Duration) {
+        self.init(timers: .clock(clock), maxBuffered: maxBuffered, idleTimeout: idleTimeout)
     }
 
     /// Starts the deadline: until the response head, or until the body ends when `coversBody`.
     func start(_ task: URLSessionDataTask, deadline: Duration, coversBody: Bool) {
-        let timer = Task { [clock] in
-            do { try await clock.sleep(for: deadline) } catch { return }
-            self.abort(.timeout)
-        }
-        state.withLock { s in
-            s.task = task; s.deadlineTimer = timer; s.deadlineCoversBody = coversBody
-        }
+        state.withLock { s in s.task = task }
+        armDeadline(deadline, coversBody: coversBody)
         task.resume()
     }
+
+    /// Arms the request deadline (separate from `start` so tests drive it without a running task).
+    func armDeadline(_ deadline: Duration, coversBody: Bool) {
+        let timer = timers.after(deadline) { self.abort(.timeout) }
+        let stale: TimeoutHandle? = state.withLock { s in
+            // Already ended (aborted or completed): the timer has nothing left to guard.
+            guard s.abort == nil, !s.completed else { return timer }
+            s.deadlineTimer = timer; s.deadlineCoversBody = coversBody
+            return nil
+        }
+        stale?.cancel()
+    }
+
+    /// Why the bridge ended the task itself, if it did (timeout, cancellation, overflow).
+    var abortReason: ProviderError? { state.withLock { $0.abort } }
 
     func awaitHead() async throws -> Head {
         try await withTaskCancellationHandler {
@@ -93,10 +107,7 @@ final class DataTaskBridge: NSObject, URLSessionDataDelegate, Sendable {
                     s.waitGeneration += 1
                     let generation = s.waitGeneration
                     let timeout = idleTimeout
-                    s.idleTimer = Task { [clock] in
-                        do { try await clock.sleep(for: timeout) } catch { return }
-                        self.idleTimerFired(generation)
-                    }
+                    s.idleTimer = timers.after(timeout) { self.idleTimerFired(generation) }
                     return nil
                 }
                 if let ready { continuation.resume(with: ready) }
@@ -106,7 +117,9 @@ final class DataTaskBridge: NSObject, URLSessionDataDelegate, Sendable {
         }
     }
 
-    /// Fails everything now and cancels the data task (which closes the connection).
+    /// Fails everything now and cancels the data task (which closes the connection). The reason is
+    /// recorded under the lock before the task is cancelled, and wins over the error the cancelled task
+    /// then reports (`URLError.cancelled`, or whatever the dying connection produced).
     func abort(_ error: ProviderError) {
         let (task, headWaiter, bodyWaiter, timers, reason) = state.withLock { s in
             if s.abort == nil { s.abort = error }
@@ -155,7 +168,7 @@ final class DataTaskBridge: NSObject, URLSessionDataDelegate, Sendable {
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        let (waiter, timer, overflow) = state.withLock { s -> (CheckedContinuation<Data?, any Error>?, Task<Void, Never>?, Bool) in
+        let (waiter, timer, overflow) = state.withLock { s -> (CheckedContinuation<Data?, any Error>?, TimeoutHandle?, Bool) in
             if s.abort != nil { return (nil, nil, false) }
             if let waiter = s.bodyWaiter {
                 let timer = s.idleTimer
@@ -174,12 +187,13 @@ final class DataTaskBridge: NSObject, URLSessionDataDelegate, Sendable {
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        let endError = error.map(Self.providerError(for:))
-        let (headWaiter, bodyWaiter, timers) = state.withLock { s in
+        let (headWaiter, bodyWaiter, timers, endError) = state.withLock { s in
             s.completed = true
+            // Our own abort (timeout, cancellation) explains the ending better than the task's error.
+            let endError = s.abort ?? error.map(Self.providerError(for:))
             s.endError = endError
             s.task = nil
-            let taken = (s.headWaiter, s.bodyWaiter, [s.idleTimer, s.deadlineTimer])
+            let taken = (s.headWaiter, s.bodyWaiter, [s.idleTimer, s.deadlineTimer], endError)
             s.headWaiter = nil; s.bodyWaiter = nil; s.idleTimer = nil; s.deadlineTimer = nil
             return taken
         }
