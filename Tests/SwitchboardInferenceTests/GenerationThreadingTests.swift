@@ -59,8 +59,7 @@ import Testing
         let model = try fidelityModel.get()
         let generator = LocalGenerator(model: model, contextLength: 512, threads: 1)
         let progress = Progress()
-        let stream = generator.events(ids: model.tokenizer.encode(Self.prompt, addBOS: true, parseSpecial: true),
-                                      options: GenerationOptions(maxTokens: 400)) { progress.observe($0) }
+        let ids = model.tokenizer.encode(Self.prompt, addBOS: true, parseSpecial: true)
         let deadline = ContinuousClock.now + .seconds(20)  // a bound for the blocking loops, never reached when correct
         let stopped: @Sendable () -> Bool = { progress.finished.load(ordering: .sequentiallyConsistent) || ContinuousClock.now > deadline }
         let width = max(2, ProcessInfo.processInfo.activeProcessorCount)
@@ -69,7 +68,8 @@ import Testing
         // The consumer reads 3 tokens, drops the stream, and then blocks its thread too.
         let consumer = Task.detached { () async throws -> Int in
             var seen = 0
-            for try await event in stream {
+            // Only the loop holds the stream, so `break` releases it and terminates it.
+            for try await event in generator.events(ids: ids, options: GenerationOptions(maxTokens: 400), transform: progress.observe) {
                 if case .token = event { seen += 1 }
                 if seen == 3 { break }
             }

@@ -20,10 +20,11 @@ public final class InferenceThread<State>: Sendable {
     ///   - makeState: builds the state, on the new thread, before the first job.
     public init(name: String, makeState: @escaping @Sendable () -> State) {
         let thread = Thread { [jobs] in
+            // Set from inside: on Linux a new thread otherwise keeps its creator's (a pool thread's) name.
+            Thread.current.name = name
             let state = makeState()
             while let job = jobs.next() { job(state) }
         }
-        thread.name = name
         thread.stackSize = 8 << 20
         thread.start()
     }
