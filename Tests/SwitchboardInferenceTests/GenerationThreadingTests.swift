@@ -25,21 +25,40 @@ import Testing
 
     actor Hop { var count = 0; func bump() { count += 1 } }
 
+    /// Holds each generation at its first token until opened (bounded wait, reached only when broken).
+    final class HopGate: Sendable {
+        let arrived = Atomic<Int>(0)
+        let heldInTime = Atomic<Int>(0)
+        private let semaphore = DispatchSemaphore(value: 0)
+
+        /// Called on each generation's own thread; holds there at its first token.
+        func hold() {
+            arrived.add(1, ordering: .sequentiallyConsistent)
+            if semaphore.wait(timeout: .now() + 30) == .success { heldInTime.add(1, ordering: .sequentiallyConsistent) }
+        }
+
+        func open(_ count: Int) { for _ in 0..<count { semaphore.signal() } }
+    }
+
     static let prompt = "Once upon a time"
 
+    /// Each generation blocks its first token until 50 actor hops on the cooperative pool are done.
+    /// Inside an actor the generations would hold the pool's threads, so the hops could never run and
+    /// the gate would time out; on their own threads they wait, however long other work holds the pool.
     @Test func cooperativeTasksProgressWhileGenerationsRun() async throws {
         let model = try fidelityModel.get()
-        // One generation per cooperative thread: run inside actors, these would occupy the whole pool.
-        let width = max(2, ProcessInfo.processInfo.activeProcessorCount)
+        let width = max(2, ProcessInfo.processInfo.activeProcessorCount)  // one generation per cooperative thread
         let generators = (0..<width).map { _ in LocalGenerator(model: model, contextLength: 128, threads: 1) }
-        let progress = generators.map { _ in Progress() }
+        let gate = HopGate()
         let ids = model.tokenizer.encode(Self.prompt, addBOS: true, parseSpecial: true)
-        var streams: [AsyncThrowingStream<GenerationEvent, any Error>] = []
-        for (generator, observer) in zip(generators, progress) {
-            streams.append(generator.events(ids: ids, options: GenerationOptions(maxTokens: 96)) { observer.observe($0) })
+        var streams = generators.map { generator in
+            let first = Atomic<Int>(0)
+            return generator.events(ids: ids, options: GenerationOptions(maxTokens: 8)) { event in
+                if case .token = event, first.add(1, ordering: .relaxed).newValue == 1 { gate.hold() }
+                return event
+            }
         }
-        var iterators = streams.map { $0.makeAsyncIterator() }
-        for index in iterators.indices { _ = try await iterators[index].next() }  // every generation is running
+        while gate.arrived.load(ordering: .sequentiallyConsistent) < width { try await Task.sleep(for: .milliseconds(1)) }
 
         let hop = Hop()
         for _ in 0..<50 {
@@ -47,12 +66,14 @@ import Testing
             await Task.yield()
         }
         #expect(await hop.count == 50)
-        let unfinished = progress.filter { !$0.finished.load(ordering: .sequentiallyConsistent) }.count
-        print("threading: 50 actor hops done with \(unfinished)/\(width) generations still running, tokens \(progress.map { $0.tokens.load(ordering: .relaxed) })")
-        #expect(unfinished == width, "the hops waited for a generation to end: it occupied the cooperative pool")
-        iterators.removeAll()
-        streams.removeAll()  // dropping the streams cancels the generations
-        for generator in generators { #expect(await generator.lastSummary?.finishReason == .cancelled) }
+        gate.open(width)
+        for index in streams.indices {
+            for try await _ in streams[index] {}
+        }
+        #expect(gate.heldInTime.load(ordering: .sequentiallyConsistent) == width,
+                "a generation gave up waiting for the hops: it was holding a cooperative thread")
+        streams.removeAll()
+        for generator in generators { #expect(await generator.lastSummary?.completionTokens ?? 0 > 0) }
     }
 
     @Test func droppingTheStreamStopsGenerationWhileThePoolIsSaturated() async throws {
