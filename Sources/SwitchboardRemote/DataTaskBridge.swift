@@ -8,8 +8,11 @@ import SwitchboardCore
 /// Bridges one URLSession data task to async code: the response head through a continuation, the body
 /// as chunks pulled by the consumer. Buffering is bounded: a consumer that falls more than
 /// `maxBuffered` bytes behind fails the stream (URLSession on Linux cannot pause a receive).
-/// Timers: a deadline until the head (or, for whole-body reads, until the end) and an idle timer while
-/// the consumer waits for bytes.
+/// Timers: a deadline until the head (or, for whole-body reads, until the end) and, from the head on,
+/// an idle timer on the network: it fires when no bytes arrived for `idleTimeout` (checked lazily, so
+/// between one and two `idleTimeout`s), whether or not the consumer is waiting. Tying it to the
+/// consumer's wait made it depend on the consumer's task being scheduled: with the cooperative pool
+/// busy the timer was never armed and the server's own close surfaced as a URLError.
 final class DataTaskBridge: NSObject, URLSessionDataDelegate, Sendable {
     struct Head: Sendable {
         var status: Int
@@ -31,7 +34,8 @@ final class DataTaskBridge: NSObject, URLSessionDataDelegate, Sendable {
         var bodyWaiter: CheckedContinuation<Data?, any Error>?
         var idleTimer: TimeoutHandle?
         var deadlineTimer: TimeoutHandle?
-        var waitGeneration = 0
+        /// Counts received chunks; the idle timer compares it with the count when it was armed.
+        var activity = 0
         var deadlineCoversBody = false
     }
 
@@ -104,10 +108,6 @@ final class DataTaskBridge: NSObject, URLSessionDataDelegate, Sendable {
                     }
                     if s.completed { return s.endError.map { .failure($0) } ?? .success(nil) }
                     s.bodyWaiter = continuation
-                    s.waitGeneration += 1
-                    let generation = s.waitGeneration
-                    let timeout = idleTimeout
-                    s.idleTimer = timers.after(timeout) { self.idleTimerFired(generation) }
                     return nil
                 }
                 if let ready { continuation.resume(with: ready) }
@@ -133,9 +133,20 @@ final class DataTaskBridge: NSObject, URLSessionDataDelegate, Sendable {
         task?.cancel()
     }
 
-    private func idleTimerFired(_ generation: Int) {
-        let stillWaiting = state.withLock { s in s.waitGeneration == generation && s.bodyWaiter != nil }
-        if stillWaiting { abort(.timeout) }
+    /// Arms the idle timer for the activity count `seen` (called with the lock held).
+    private func armIdleTimer(_ s: inout State) {
+        let seen = s.activity
+        s.idleTimer = timers.after(idleTimeout) { self.idleTimerFired(seen) }
+    }
+
+    private func idleTimerFired(_ seen: Int) {
+        let idle = state.withLock { s -> Bool in
+            guard s.abort == nil, !s.completed else { return false }
+            if s.activity == seen { return true }
+            armIdleTimer(&s)  // bytes came meanwhile: wait a full period from now
+            return false
+        }
+        if idle { abort(.timeout) }
     }
 
     // MARK: URLSessionDataDelegate
@@ -150,6 +161,7 @@ final class DataTaskBridge: NSObject, URLSessionDataDelegate, Sendable {
         let head = Head(status: http?.statusCode ?? 0, headers: headers)
         let (waiter, deadline) = state.withLock { s in
             s.head = head
+            if s.abort == nil, !s.completed, s.idleTimer == nil { armIdleTimer(&s) }
             let taken = (s.headWaiter, s.deadlineCoversBody ? nil : s.deadlineTimer)
             s.headWaiter = nil
             if !s.deadlineCoversBody { s.deadlineTimer = nil }
@@ -168,18 +180,17 @@ final class DataTaskBridge: NSObject, URLSessionDataDelegate, Sendable {
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        let (waiter, timer, overflow) = state.withLock { s -> (CheckedContinuation<Data?, any Error>?, TimeoutHandle?, Bool) in
-            if s.abort != nil { return (nil, nil, false) }
+        let (waiter, overflow) = state.withLock { s -> (CheckedContinuation<Data?, any Error>?, Bool) in
+            if s.abort != nil { return (nil, false) }
+            s.activity += 1
             if let waiter = s.bodyWaiter {
-                let timer = s.idleTimer
-                s.bodyWaiter = nil; s.idleTimer = nil
-                return (waiter, timer, false)
+                s.bodyWaiter = nil
+                return (waiter, false)
             }
             s.chunks.append(data)
             s.buffered += data.count
-            return (nil, nil, s.buffered > maxBuffered)
+            return (nil, s.buffered > maxBuffered)
         }
-        timer?.cancel()
         waiter?.resume(returning: data)
         if overflow {
             abort(.transport("the consumer fell more than \(maxBuffered) bytes behind the response"))

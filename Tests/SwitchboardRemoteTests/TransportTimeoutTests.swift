@@ -40,14 +40,28 @@ import SwitchboardCore
         let timers = ManualTimers()
         let bridge = DataTaskBridge(timers: timers.scheduler, maxBuffered: 1 << 20, idleTimeout: .milliseconds(300))
         try DataTaskBridgeTests.head(bridge, session, task)
+        try #require(timers.count == 1)  // armed by the head
         let consumer = Task { try await bridge.nextChunk() }
-        for _ in 0..<10_000 where timers.count == 0 { await Task.yield() }  // the consumer waits: idle timer armed
-        try #require(timers.count == 1)
         timers.fire(0)
         bridge.urlSession(session, task: task, didCompleteWithError: URLError(.unknown))
         await #expect(throws: ProviderError.timeout) { _ = try await consumer.value }
         // A later read still reports the timeout, not the task's error.
         await #expect(throws: ProviderError.timeout) { _ = try await bridge.nextChunk() }
+    }
+
+    /// The idle timer watches the network, not the consumer: with no reader at all (its task not yet
+    /// scheduled) a silent server still times out, and bytes arriving push the timeout back.
+    @Test func idleTimerWatchesTheNetworkNotTheConsumer() throws {
+        let (session, task) = try DataTaskBridgeTests.fixtures()
+        let timers = ManualTimers()
+        let bridge = DataTaskBridge(timers: timers.scheduler, maxBuffered: 1 << 20, idleTimeout: .milliseconds(300))
+        try DataTaskBridgeTests.head(bridge, session, task)
+        bridge.urlSession(session, dataTask: task, didReceive: Data("one".utf8))
+        timers.fire(0)  // bytes came since it was armed: re-armed, no timeout
+        #expect(bridge.abortReason == nil)
+        try #require(timers.count == 2)
+        timers.fire(1)  // a full period of silence
+        #expect(bridge.abortReason == .timeout)
     }
 
     @Test func realTimeTimeoutFiresWhileTheCooperativePoolIsBlocked() async throws {
