@@ -146,7 +146,24 @@ final class DataTaskBridge: NSObject, URLSessionDataDelegate, Sendable {
             armIdleTimer(&s)  // bytes came meanwhile: wait a full period from now
             return false
         }
-        if idle { abort(.timeout) }
+        if idle { endBody(.timeout) }
+    }
+
+    /// Ends the body locally with `error`, delivered after the chunks already buffered (like a network
+    /// error), and cancels the task. Recorded as the ending before the cancel, so the error the
+    /// cancelled task then reports is ignored.
+    private func endBody(_ error: ProviderError) {
+        let (task, waiter, timers) = state.withLock { s -> (URLSessionDataTask?, CheckedContinuation<Data?, any Error>?, [TimeoutHandle?]) in
+            guard s.abort == nil, !s.completed else { return (nil, nil, []) }
+            s.completed = true
+            s.endError = error
+            let taken = (s.task, s.bodyWaiter, [s.idleTimer, s.deadlineTimer])
+            s.task = nil; s.bodyWaiter = nil; s.idleTimer = nil; s.deadlineTimer = nil
+            return taken
+        }
+        timers.forEach { $0?.cancel() }
+        waiter?.resume(throwing: error)  // a waiting consumer has read every buffered chunk
+        task?.cancel()
     }
 
     // MARK: URLSessionDataDelegate
@@ -181,7 +198,7 @@ final class DataTaskBridge: NSObject, URLSessionDataDelegate, Sendable {
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         let (waiter, overflow) = state.withLock { s -> (CheckedContinuation<Data?, any Error>?, Bool) in
-            if s.abort != nil { return (nil, false) }
+            if s.abort != nil || s.completed { return (nil, false) }
             s.activity += 1
             if let waiter = s.bodyWaiter {
                 s.bodyWaiter = nil
@@ -198,7 +215,10 @@ final class DataTaskBridge: NSObject, URLSessionDataDelegate, Sendable {
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        let (headWaiter, bodyWaiter, timers, endError) = state.withLock { s in
+        let (headWaiter, bodyWaiter, timers, endError) = state.withLock { s
+            -> (CheckedContinuation<Head, any Error>?, CheckedContinuation<Data?, any Error>?, [TimeoutHandle?], ProviderError?) in
+            // Already ended here (idle timeout): this is the cancelled task reporting; keep our reason.
+            if s.completed { return (nil, nil, [], s.endError) }
             s.completed = true
             // Our own abort (timeout, cancellation) explains the ending better than the task's error.
             let endError = s.abort ?? error.map(Self.providerError(for:))

@@ -51,7 +51,7 @@ import SwitchboardCore
 
     /// The idle timer watches the network, not the consumer: with no reader at all (its task not yet
     /// scheduled) a silent server still times out, and bytes arriving push the timeout back.
-    @Test func idleTimerWatchesTheNetworkNotTheConsumer() throws {
+    @Test func idleTimerWatchesTheNetworkNotTheConsumer() async throws {
         let (session, task) = try DataTaskBridgeTests.fixtures()
         let timers = ManualTimers()
         let bridge = DataTaskBridge(timers: timers.scheduler, maxBuffered: 1 << 20, idleTimeout: .milliseconds(300))
@@ -61,7 +61,10 @@ import SwitchboardCore
         #expect(bridge.abortReason == nil)
         try #require(timers.count == 2)
         timers.fire(1)  // a full period of silence
-        #expect(bridge.abortReason == .timeout)
+        bridge.urlSession(session, task: task, didCompleteWithError: URLError(.cancelled))
+        // The chunk that came before the silence is still delivered, then the timeout.
+        #expect(try await bridge.nextChunk() == Data("one".utf8))
+        await #expect(throws: ProviderError.timeout) { _ = try await bridge.nextChunk() }
     }
 
     @Test func realTimeTimeoutFiresWhileTheCooperativePoolIsBlocked() async throws {
