@@ -34,7 +34,7 @@ import Testing
         /// Called on each generation's own thread; holds there at its first token.
         func hold() {
             arrived.add(1, ordering: .sequentiallyConsistent)
-            if semaphore.wait(timeout: .now() + 30) == .success { heldInTime.add(1, ordering: .sequentiallyConsistent) }
+            if semaphore.wait(timeout: .now() + 120) == .success { heldInTime.add(1, ordering: .sequentiallyConsistent) }
         }
 
         func open(_ count: Int) { for _ in 0..<count { semaphore.signal() } }
@@ -76,30 +76,40 @@ import Testing
         for generator in generators { #expect(await generator.lastSummary?.completionTokens ?? 0 > 0) }
     }
 
+    /// The generation holds at its fourth token until the consumer has dropped the stream (so other
+    /// tests delaying the consumer cannot let it run ahead); from then on every cooperative thread the
+    /// test can get is blocked, and the generation must notice the drop on its own.
     @Test func droppingTheStreamStopsGenerationWhileThePoolIsSaturated() async throws {
         let model = try fidelityModel.get()
         let generator = LocalGenerator(model: model, contextLength: 512, threads: 1)
         let progress = Progress()
+        let dropped = DispatchSemaphore(value: 0)
         let ids = model.tokenizer.encode(Self.prompt, addBOS: true, parseSpecial: true)
-        let deadline = ContinuousClock.now + .seconds(20)  // a bound for the blocking loops, never reached when correct
+        let deadline = ContinuousClock.now + .seconds(120)  // bounds every wait; never reached when correct
         let stopped: @Sendable () -> Bool = { progress.finished.load(ordering: .sequentiallyConsistent) || ContinuousClock.now > deadline }
         let width = max(2, ProcessInfo.processInfo.activeProcessorCount)
-        // Every cooperative thread but the consumer's blocks until the generation has finished.
-        let blockers = (1..<width).map { _ in Task.detached { while !stopped() { spinBriefly() } } }
-        // The consumer reads 3 tokens, drops the stream, and then blocks its thread too.
         let consumer = Task.detached { () async throws -> Int in
             var seen = 0
             // Only the loop holds the stream, so `break` releases it and terminates it.
-            for try await event in generator.events(ids: ids, options: GenerationOptions(maxTokens: 400), transform: progress.observe) {
+            for try await event in generator.events(ids: ids, options: GenerationOptions(maxTokens: 400), transform: { event in
+                let observed = progress.observe(event)
+                // The 4th token's transform runs after the 3rd was yielded: hold there.
+                if case .token = event, progress.tokens.load(ordering: .sequentiallyConsistent) == 4 {
+                    _ = dropped.wait(timeout: .now() + 120)
+                }
+                return observed
+            }) {
                 if case .token = event { seen += 1 }
                 if seen == 3 { break }
             }
             let producedAtDrop = progress.tokens.load(ordering: .sequentiallyConsistent)
+            // Block the other cooperative threads and this one until the generation has finished.
+            for _ in 1..<width { Task.detached { while !stopped() { spinBriefly() } } }
+            dropped.signal()
             while !stopped() { spinBriefly() }
             return producedAtDrop
         }
         let producedAtDrop = try await consumer.value
-        for blocker in blockers { await blocker.value }
         let summary = try #require(progress.summary.withLock { $0 })
         print("threading: dropped after \(producedAtDrop) tokens produced; generation stopped at \(summary.completionTokens)")
         #expect(summary.finishReason == .cancelled)
