@@ -2,7 +2,8 @@ import SwitchboardCore
 import SwitchboardInference
 
 /// A loaded model behind `LocalInferenceEngine`, generating through the engine's `LocalGenerator` (one
-/// reusable session; generations serialized by that actor; cancellation checked between tokens).
+/// reusable session on the generator's own thread; generations serialized FIFO; cancellation checked
+/// before every token).
 final class GemmaEngine: LocalInferenceEngine {
     let model: LanguageModel
     let generator: LocalGenerator
@@ -21,38 +22,23 @@ final class GemmaEngine: LocalInferenceEngine {
     func generate(_ prompt: BuiltPrompt, maxTokens: Int, sampling: SamplingOptions)
         -> AsyncThrowingStream<LocalEngineEvent, any Error> {
         let ids = model.tokenizer.encode(prompt.text, addBOS: true, parseSpecial: prompt.parseSpecial)
-        // At most maxTokens tokens, one more carrying text held back to the end, and `finished`: never dropped.
-        let (stream, continuation) = AsyncThrowingStream.makeStream(
-            of: LocalEngineEvent.self, throwing: (any Error).self, bufferingPolicy: .bufferingOldest(max(maxTokens, 1) + 4))
         // The whole generation must fit: the engine would stop at the edge of its window instead.
         guard ids.count + maxTokens <= contextLength else {
-            continuation.finish(throwing: ProviderError.contextLengthExceeded(limit: contextLength, requested: ids.count + maxTokens))
-            return stream
+            let error = ProviderError.contextLengthExceeded(limit: contextLength, requested: ids.count + maxTokens)
+            return AsyncThrowingStream { throw error }
         }
         let options = GenerationOptions(maxTokens: maxTokens, sampler: Self.samplerConfiguration(sampling),
                                         stopSequences: sampling.stopSequences, addBOS: true, parseSpecial: prompt.parseSpecial)
-        let events = generator.events(ids: ids, options: options)
-        let task = Task {
-            do {
-                for try await event in events {
-                    switch event {
-                    case .token(let token): continuation.yield(.token(token.text))
-                    case .finished(let summary):
-                        guard let reason = Self.finishReason(summary.finishReason) else {
-                            continuation.finish(throwing: CancellationError())
-                            return
-                        }
-                        continuation.yield(.finished(reason, TokenUsage(promptTokens: summary.promptTokens,
-                                                                         completionTokens: summary.completionTokens)))
-                    }
-                }
-                continuation.finish()
-            } catch {
-                continuation.finish(throwing: error)
+        // Mapped on the generator's inference thread: no forwarding task that a busy cooperative pool
+        // could delay, so dropping this stream stops the generation within one token.
+        return generator.events(ids: ids, options: options) { event -> LocalEngineEvent? in
+            switch event {
+            case .token(let token): return .token(token.text)
+            case .finished(let summary):
+                guard let reason = Self.finishReason(summary.finishReason) else { throw CancellationError() }
+                return .finished(reason, TokenUsage(promptTokens: summary.promptTokens, completionTokens: summary.completionTokens))
             }
         }
-        continuation.onTermination = { _ in task.cancel() }
-        return stream
     }
 
     func measureThroughput(promptTokens: Int, generatedTokens: Int) async throws -> EngineThroughput {

@@ -1,9 +1,8 @@
-import Dispatch
 import SwitchboardInference
 
 /// The engine's raw speed, measured like the `engine` bench subcommand (shorter): prefill a prompt of
 /// `promptTokens` tokens of filler text in one call, then `generatedTokens` greedy single-token decodes.
-/// Runs on its own session, on a Dispatch worker (not the actors' pool).
+/// Runs on its own session, on its own `InferenceThread` (not the actors' cooperative pool).
 struct ThroughputProbe: Sendable {
     static let filler = "The committee reviewed the proposal in detail, weighing the costs of construction against the "
         + "expected benefits to the town. Several members raised concerns about traffic, noise and the "
@@ -14,12 +13,9 @@ struct ThroughputProbe: Sendable {
     var threads: Int
 
     func run(model: LanguageModel, contextLength: Int) async throws -> EngineThroughput {
-        let result: Result<EngineThroughput, InferenceError> = await withCheckedContinuation { continuation in
-            DispatchQueue.global(qos: .userInitiated).async {
-                continuation.resume(returning: Result { () throws(InferenceError) in try measure(model, contextLength) })
-            }
-        }
-        return try result.get()
+        let thread = InferenceThread(name: "switchboard.throughput") {}
+        let result = await thread.perform { _ in Result { () throws(InferenceError) in try measure(model, contextLength) } }
+        return try (result ?? .failure(.cancelled)).get()
     }
 
     private func measure(_ model: LanguageModel, _ contextLength: Int) throws(InferenceError) -> EngineThroughput {

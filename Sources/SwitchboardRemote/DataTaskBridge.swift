@@ -8,8 +8,11 @@ import SwitchboardCore
 /// Bridges one URLSession data task to async code: the response head through a continuation, the body
 /// as chunks pulled by the consumer. Buffering is bounded: a consumer that falls more than
 /// `maxBuffered` bytes behind fails the stream (URLSession on Linux cannot pause a receive).
-/// Timers: a deadline until the head (or, for whole-body reads, until the end) and an idle timer while
-/// the consumer waits for bytes.
+/// Timers: a deadline until the head (or, for whole-body reads, until the end) and, from the head on,
+/// an idle timer on the network: it fires when no bytes arrived for `idleTimeout` (checked lazily, so
+/// between one and two `idleTimeout`s), whether or not the consumer is waiting. Tying it to the
+/// consumer's wait made it depend on the consumer's task being scheduled: with the cooperative pool
+/// busy the timer was never armed and the server's own close surfaced as a URLError.
 final class DataTaskBridge: NSObject, URLSessionDataDelegate, Sendable {
     struct Head: Sendable {
         var status: Int
@@ -29,33 +32,48 @@ final class DataTaskBridge: NSObject, URLSessionDataDelegate, Sendable {
         /// A local abort (cancel, timeout, overflow); delivered at once.
         var abort: ProviderError?
         var bodyWaiter: CheckedContinuation<Data?, any Error>?
-        var idleTimer: Task<Void, Never>?
-        var deadlineTimer: Task<Void, Never>?
-        var waitGeneration = 0
+        var idleTimer: TimeoutHandle?
+        var deadlineTimer: TimeoutHandle?
+        /// Counts received chunks; the idle timer compares it with the count when it was armed.
+        var activity = 0
         var deadlineCoversBody = false
     }
 
     private let state = Mutex(State())
-    private let clock: ClockSource
+    private let timers: TimeoutScheduler
     private let maxBuffered: Int
     private let idleTimeout: Duration
 
-    init(clock: ClockSource, maxBuffered: Int, idleTimeout: Duration) {
-        self.clock = clock; self.maxBuffered = maxBuffered; self.idleTimeout = idleTimeout
+    init(timers: TimeoutScheduler, maxBuffered: Int, idleTimeout: Duration) {
+        self.timers = timers; self.maxBuffered = maxBuffered; self.idleTimeout = idleTimeout
         super.init()
+    }
+
+    convenience init(clock: ClockSource, maxBuffered: Int, idleTimeout: Duration) {
+        self.init(timers: .clock(clock), maxBuffered: maxBuffered, idleTimeout: idleTimeout)
     }
 
     /// Starts the deadline: until the response head, or until the body ends when `coversBody`.
     func start(_ task: URLSessionDataTask, deadline: Duration, coversBody: Bool) {
-        let timer = Task { [clock] in
-            do { try await clock.sleep(for: deadline) } catch { return }
-            self.abort(.timeout)
-        }
-        state.withLock { s in
-            s.task = task; s.deadlineTimer = timer; s.deadlineCoversBody = coversBody
-        }
+        state.withLock { s in s.task = task }
+        armDeadline(deadline, coversBody: coversBody)
         task.resume()
     }
+
+    /// Arms the request deadline (separate from `start` so tests drive it without a running task).
+    func armDeadline(_ deadline: Duration, coversBody: Bool) {
+        let timer = timers.after(deadline) { self.abort(.timeout) }
+        let stale: TimeoutHandle? = state.withLock { s in
+            // Already ended (aborted or completed): the timer has nothing left to guard.
+            guard s.abort == nil, !s.completed else { return timer }
+            s.deadlineTimer = timer; s.deadlineCoversBody = coversBody
+            return nil
+        }
+        stale?.cancel()
+    }
+
+    /// Why the bridge ended the task itself, if it did (timeout, cancellation, overflow).
+    var abortReason: ProviderError? { state.withLock { $0.abort } }
 
     func awaitHead() async throws -> Head {
         try await withTaskCancellationHandler {
@@ -90,13 +108,6 @@ final class DataTaskBridge: NSObject, URLSessionDataDelegate, Sendable {
                     }
                     if s.completed { return s.endError.map { .failure($0) } ?? .success(nil) }
                     s.bodyWaiter = continuation
-                    s.waitGeneration += 1
-                    let generation = s.waitGeneration
-                    let timeout = idleTimeout
-                    s.idleTimer = Task { [clock] in
-                        do { try await clock.sleep(for: timeout) } catch { return }
-                        self.idleTimerFired(generation)
-                    }
                     return nil
                 }
                 if let ready { continuation.resume(with: ready) }
@@ -106,7 +117,9 @@ final class DataTaskBridge: NSObject, URLSessionDataDelegate, Sendable {
         }
     }
 
-    /// Fails everything now and cancels the data task (which closes the connection).
+    /// Fails everything now and cancels the data task (which closes the connection). The reason is
+    /// recorded under the lock before the task is cancelled, and wins over the error the cancelled task
+    /// then reports (`URLError.cancelled`, or whatever the dying connection produced).
     func abort(_ error: ProviderError) {
         let (task, headWaiter, bodyWaiter, timers, reason) = state.withLock { s in
             if s.abort == nil { s.abort = error }
@@ -120,9 +133,37 @@ final class DataTaskBridge: NSObject, URLSessionDataDelegate, Sendable {
         task?.cancel()
     }
 
-    private func idleTimerFired(_ generation: Int) {
-        let stillWaiting = state.withLock { s in s.waitGeneration == generation && s.bodyWaiter != nil }
-        if stillWaiting { abort(.timeout) }
+    /// Arms the idle timer for the activity count `seen` (called with the lock held).
+    private func armIdleTimer(_ s: inout State) {
+        let seen = s.activity
+        s.idleTimer = timers.after(idleTimeout) { self.idleTimerFired(seen) }
+    }
+
+    private func idleTimerFired(_ seen: Int) {
+        let idle = state.withLock { s -> Bool in
+            guard s.abort == nil, !s.completed else { return false }
+            if s.activity == seen { return true }
+            armIdleTimer(&s)  // bytes came meanwhile: wait a full period from now
+            return false
+        }
+        if idle { endBody(.timeout) }
+    }
+
+    /// Ends the body locally with `error`, delivered after the chunks already buffered (like a network
+    /// error), and cancels the task. Recorded as the ending before the cancel, so the error the
+    /// cancelled task then reports is ignored.
+    private func endBody(_ error: ProviderError) {
+        let (task, waiter, timers) = state.withLock { s -> (URLSessionDataTask?, CheckedContinuation<Data?, any Error>?, [TimeoutHandle?]) in
+            guard s.abort == nil, !s.completed else { return (nil, nil, []) }
+            s.completed = true
+            s.endError = error
+            let taken = (s.task, s.bodyWaiter, [s.idleTimer, s.deadlineTimer])
+            s.task = nil; s.bodyWaiter = nil; s.idleTimer = nil; s.deadlineTimer = nil
+            return taken
+        }
+        timers.forEach { $0?.cancel() }
+        waiter?.resume(throwing: error)  // a waiting consumer has read every buffered chunk
+        task?.cancel()
     }
 
     // MARK: URLSessionDataDelegate
@@ -137,6 +178,7 @@ final class DataTaskBridge: NSObject, URLSessionDataDelegate, Sendable {
         let head = Head(status: http?.statusCode ?? 0, headers: headers)
         let (waiter, deadline) = state.withLock { s in
             s.head = head
+            if s.abort == nil, !s.completed, s.idleTimer == nil { armIdleTimer(&s) }
             let taken = (s.headWaiter, s.deadlineCoversBody ? nil : s.deadlineTimer)
             s.headWaiter = nil
             if !s.deadlineCoversBody { s.deadlineTimer = nil }
@@ -155,18 +197,17 @@ final class DataTaskBridge: NSObject, URLSessionDataDelegate, Sendable {
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        let (waiter, timer, overflow) = state.withLock { s -> (CheckedContinuation<Data?, any Error>?, Task<Void, Never>?, Bool) in
-            if s.abort != nil { return (nil, nil, false) }
+        let (waiter, overflow) = state.withLock { s -> (CheckedContinuation<Data?, any Error>?, Bool) in
+            if s.abort != nil || s.completed { return (nil, false) }
+            s.activity += 1
             if let waiter = s.bodyWaiter {
-                let timer = s.idleTimer
-                s.bodyWaiter = nil; s.idleTimer = nil
-                return (waiter, timer, false)
+                s.bodyWaiter = nil
+                return (waiter, false)
             }
             s.chunks.append(data)
             s.buffered += data.count
-            return (nil, nil, s.buffered > maxBuffered)
+            return (nil, s.buffered > maxBuffered)
         }
-        timer?.cancel()
         waiter?.resume(returning: data)
         if overflow {
             abort(.transport("the consumer fell more than \(maxBuffered) bytes behind the response"))
@@ -174,12 +215,16 @@ final class DataTaskBridge: NSObject, URLSessionDataDelegate, Sendable {
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        let endError = error.map(Self.providerError(for:))
-        let (headWaiter, bodyWaiter, timers) = state.withLock { s in
+        let (headWaiter, bodyWaiter, timers, endError) = state.withLock { s
+            -> (CheckedContinuation<Head, any Error>?, CheckedContinuation<Data?, any Error>?, [TimeoutHandle?], ProviderError?) in
+            // Already ended here (idle timeout): this is the cancelled task reporting; keep our reason.
+            if s.completed { return (nil, nil, [], s.endError) }
             s.completed = true
+            // Our own abort (timeout, cancellation) explains the ending better than the task's error.
+            let endError = s.abort ?? error.map(Self.providerError(for:))
             s.endError = endError
             s.task = nil
-            let taken = (s.headWaiter, s.bodyWaiter, [s.idleTimer, s.deadlineTimer])
+            let taken = (s.headWaiter, s.bodyWaiter, [s.idleTimer, s.deadlineTimer], endError)
             s.headWaiter = nil; s.bodyWaiter = nil; s.idleTimer = nil; s.deadlineTimer = nil
             return taken
         }

@@ -12,12 +12,12 @@ public struct URLSessionTransport: HTTPTransport {
     public var maxBufferedBytes: Int
     /// Largest body `send` accepts.
     public var maxResponseBytes: Int
-    private let clock: ClockSource
+    private let timers: TimeoutScheduler
 
     public init(maxBufferedBytes: Int = 4 << 20, maxResponseBytes: Int = 16 << 20,
                 clock: some Clock<Duration> = ContinuousClock()) {
         self.maxBufferedBytes = maxBufferedBytes; self.maxResponseBytes = maxResponseBytes
-        self.clock = ClockSource(clock)
+        timers = TimeoutScheduler.forClock(clock)
     }
 
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
@@ -41,7 +41,7 @@ public struct URLSessionTransport: HTTPTransport {
 
     private func start(_ request: HTTPRequest, deadlineCoversBody: Bool) async throws -> (DataTaskBridge.Head, TaskLease) {
         try Task.checkCancellation()
-        let bridge = DataTaskBridge(clock: clock, maxBuffered: maxBufferedBytes, idleTimeout: request.idleTimeout)
+        let bridge = DataTaskBridge(timers: timers, maxBuffered: maxBufferedBytes, idleTimeout: request.idleTimeout)
         let configuration = URLSessionConfiguration.ephemeral
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.urlCache = nil

@@ -1,5 +1,5 @@
 /// The synchronous token loop: prefill, then sample → emit → decode until a stop condition.
-/// Free of tasks so it is tested directly; `LocalGenerator` runs it inside its actor.
+/// Free of tasks so it is tested directly; `LocalGenerator` runs it on its `InferenceThread`.
 struct GenerationLoop {
     let session: InferenceSession
     let options: GenerationOptions

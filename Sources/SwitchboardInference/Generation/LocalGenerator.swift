@@ -1,18 +1,26 @@
-/// Generates text with one `InferenceSession`. Generations are serialized by the actor; each runs
-/// synchronously inside it (the forward pass never hops between tasks) and checks for cancellation
-/// between tokens, so cancelling the consumer, or dropping the stream, stops it within one token.
+/// Generates text with one `InferenceSession`. The session lives on the generator's own
+/// `InferenceThread`, which runs generations one at a time in FIFO order, so the seconds-long
+/// synchronous forward passes never occupy a Swift cooperative-pool thread. Each stream's termination
+/// (the consumer cancelled, or dropped the stream) sets a flag the loop checks before every token, so
+/// generation stops within one token however busy the cooperative pool is.
 public actor LocalGenerator {
     public nonisolated let model: LanguageModel
-    private let session: InferenceSession
-    private let now: @Sendable () -> Duration
-    /// The summary of the most recent finished generation.
-    public private(set) var lastSummary: GenerationSummary?
+    private nonisolated let worker: InferenceThread<GeneratorState>
+    private nonisolated let now: @Sendable () -> Duration
+
+    /// The summary of the most recent finished generation. Waits for generations already started or
+    /// queued, so reading it after dropping a stream sees that generation's (cancelled) summary.
+    public var lastSummary: GenerationSummary? {
+        get async { await worker.perform { $0.lastSummary } ?? nil }
+    }
 
     /// - Parameter clock: measures token timings (inject a test clock for determinism).
     public init<C: Clock & Sendable>(model: LanguageModel, contextLength: Int? = nil, threads: Int = 2,
                                      clock: C = ContinuousClock()) where C.Duration == Duration {
         self.model = model
-        session = InferenceSession(model: model, contextLength: contextLength, threads: threads)
+        worker = InferenceThread(name: "switchboard.generator") {
+            GeneratorState(session: InferenceSession(model: model, contextLength: contextLength, threads: threads))
+        }
         let origin = clock.now
         now = { origin.duration(to: clock.now) }
     }
@@ -25,20 +33,9 @@ public actor LocalGenerator {
 
     /// Streams tokens generated after the prompt `ids`.
     public nonisolated func generate(ids: [Int32], options: GenerationOptions = GenerationOptions()) -> AsyncThrowingStream<GeneratedToken, any Error> {
-        let events = events(ids: ids, options: options)
-        let (stream, continuation) = AsyncThrowingStream.makeStream(of: GeneratedToken.self, bufferingPolicy: .bufferingOldest(max(1, options.maxTokens) + 2))
-        let task = Task {
-            do {
-                for try await event in events {
-                    if case .token(let token) = event { continuation.yield(token) }
-                }
-                continuation.finish()
-            } catch {
-                continuation.finish(throwing: error)
-            }
+        events(ids: ids, options: options) { event in
+            if case .token(let token) = event { token } else { nil }
         }
-        continuation.onTermination = { _ in task.cancel() }
-        return stream
     }
 
     /// Streams token events followed by one `.finished(summary)` event.
@@ -46,28 +43,62 @@ public actor LocalGenerator {
         events(ids: model.tokenizer.encode(prompt, addBOS: options.addBOS, parseSpecial: options.parseSpecial), options: options)
     }
 
-    /// Streams token events for the prompt `ids` followed by one `.finished(summary)` event. The
-    /// buffer holds at most maxTokens + 2 events, all a generation can produce.
+    /// Streams token events for the prompt `ids` followed by one `.finished(summary)` event.
     public nonisolated func events(ids: [Int32], options: GenerationOptions = GenerationOptions()) -> AsyncThrowingStream<GenerationEvent, any Error> {
-        let (stream, continuation) = AsyncThrowingStream.makeStream(of: GenerationEvent.self, bufferingPolicy: .bufferingOldest(max(1, options.maxTokens) + 2))
-        let task = Task {
+        events(ids: ids, options: options) { $0 }
+    }
+
+    /// Streams the events of one generation through `transform`, called on the inference thread: nil
+    /// skips an event; a thrown error stops the generation and ends the stream with it. The buffer
+    /// holds maxTokens + 2 elements, all a generation can produce, so nothing is dropped.
+    public nonisolated func events<Element: Sendable>(
+        ids: [Int32], options: GenerationOptions,
+        transform: @escaping @Sendable (GenerationEvent) throws -> Element?
+    ) -> AsyncThrowingStream<Element, any Error> {
+        let (stream, continuation) = AsyncThrowingStream.makeStream(
+            of: Element.self, bufferingPolicy: .bufferingOldest(max(1, options.maxTokens) + 2))
+        let cancellation = CancellationFlag()
+        continuation.onTermination = { _ in cancellation.cancel() }
+        let clock = now
+        let accepted = worker.submit { state in
+            // The consumer left while this generation was queued: skip it entirely.
+            guard !cancellation.isCancelled else { return continuation.finish(throwing: CancellationError()) }
+            var failure: (any Error)?
             do {
-                let summary = try await self.run(ids: ids, options: options) { continuation.yield(.token($0)) }
-                continuation.yield(.finished(summary))
+                let summary = try state.run(ids: ids, options: options, clock: clock, cancellation: cancellation) { token in
+                    guard failure == nil else { return }
+                    do {
+                        if let element = try transform(.token(token)) { continuation.yield(element) }
+                    } catch {
+                        failure = error
+                        cancellation.cancel()
+                    }
+                }
+                if let failure { return continuation.finish(throwing: failure) }
+                if let element = try transform(.finished(summary)) { continuation.yield(element) }
                 continuation.finish()
             } catch {
                 continuation.finish(throwing: error)
             }
         }
-        continuation.onTermination = { _ in task.cancel() }
+        if !accepted { continuation.finish(throwing: InferenceError.cancelled) }
         return stream
     }
+}
 
-    /// Runs one generation to completion on the actor (synchronously: no suspension inside).
-    private func run(ids: [Int32], options: GenerationOptions, emit: (GeneratedToken) -> Void) throws(InferenceError) -> GenerationSummary {
-        let start = now()
-        let clock = now
-        let loop = GenerationLoop(session: session, options: options, elapsed: { clock() - start }, isCancelled: { Task.isCancelled })
+/// What the generator's inference thread owns: the session (KV cache, scratch) and the last summary.
+final class GeneratorState {
+    let session: InferenceSession
+    var lastSummary: GenerationSummary?
+
+    init(session: InferenceSession) { self.session = session }
+
+    /// Runs one generation to completion, synchronously, on the inference thread.
+    func run(ids: [Int32], options: GenerationOptions, clock: @escaping () -> Duration, cancellation: CancellationFlag,
+             emit: (GeneratedToken) -> Void) throws(InferenceError) -> GenerationSummary {
+        let start = clock()
+        let loop = GenerationLoop(session: session, options: options, elapsed: { clock() - start },
+                                  isCancelled: { cancellation.isCancelled })
         let summary = try loop.run(prompt: ids, emit: emit)
         lastSummary = summary
         return summary
