@@ -48,22 +48,30 @@ enum MatMul {
             if r < rows.upperBound { out[r] = SmallBlockDot.dot(format, w.row(r), a0, blocks: blocks) }
             return
         }
-        for r in rows {
-            let wr = w.row(r)
-            var t = 0
-            while t + 8 <= count {
-                let (v0, v1) = SmallBlockDot.dot8(format, wr, a, first: t, blocks: blocks)
-                for i in 0..<4 { out[(t + i) * outStride + r] = v0[i]; out[(t + 4 + i) * outStride + r] = v1[i] }
-                t += 8
-            }
-            while t + 4 <= count {
-                let v = SmallBlockDot.dot4(format, wr, (a.row(t), a.row(t + 1), a.row(t + 2), a.row(t + 3)), blocks: blocks)
-                for i in 0..<4 { out[(t + i) * outStride + r] = v[i] }
-                t += 4
-            }
-            while t < count {
-                out[t * outStride + r] = SmallBlockDot.dot(format, wr, a.row(t), blocks: blocks)
-                t += 1
+        // Prefill: decode each weight row once (Int16 values + expanded scales, 64-byte aligned) for
+        // all its 8-row tiles.
+        withUnsafeTemporaryAllocation(byteCount: w.columns * 2 + blocks * 32, alignment: 64) { scratch in
+            guard let base = scratch.baseAddress else { return }
+            let values = base.bindMemory(to: Int16.self, capacity: w.columns)
+            let scales = (base + w.columns * 2).bindMemory(to: Float.self, capacity: blocks * 8)
+            for r in rows {
+                let wr = w.row(r)
+                var t = 0
+                if count >= 8 { SmallBlockDot.decode(format, wr, blocks: blocks, values: values, scales: scales) }
+                while t + 8 <= count {
+                    let (v0, v1) = SmallBlockDot.dot8(decoded: values, scales: scales, a, first: t, blocks: blocks)
+                    for i in 0..<4 { out[(t + i) * outStride + r] = v0[i]; out[(t + 4 + i) * outStride + r] = v1[i] }
+                    t += 8
+                }
+                while t + 4 <= count {
+                    let v = SmallBlockDot.dot4(format, wr, (a.row(t), a.row(t + 1), a.row(t + 2), a.row(t + 3)), blocks: blocks)
+                    for i in 0..<4 { out[(t + i) * outStride + r] = v[i] }
+                    t += 4
+                }
+                while t < count {
+                    out[t * outStride + r] = SmallBlockDot.dot(format, wr, a.row(t), blocks: blocks)
+                    t += 1
+                }
             }
         }
     }
