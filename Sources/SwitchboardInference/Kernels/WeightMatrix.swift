@@ -28,8 +28,8 @@ enum MatMul {
         case .q8_0: small(Q8_0Codec.self, w, q, count: count, rows: rows, out: out, outStride: outStride)
         case .q4_0: small(Q4_0Codec.self, w, q, count: count, rows: rows, out: out, outStride: outStride)
         case .q5_0: small(Q5_0Codec.self, w, q, count: count, rows: rows, out: out, outStride: outStride)
-        case .q4_K: kquant(KQuantDot.q4K, KQuantDot.q4K4, w, q, count: count, rows: rows, out: out, outStride: outStride)
-        case .q6_K: kquant(KQuantDot.q6K, KQuantDot.q6K4, w, q, count: count, rows: rows, out: out, outStride: outStride)
+        case .q4_K: kquant(KQuantDot.q4K, { $0.decodeQ4K($1, blocks: $2) }, KQuantDot.q4K4(decoded:_:blocks:), w, q, count: count, rows: rows, out: out, outStride: outStride)
+        case .q6_K: kquant(KQuantDot.q6K, { $0.decodeQ6K($1, blocks: $2) }, KQuantDot.q6K4(decoded:_:blocks:), w, q, count: count, rows: rows, out: out, outStride: outStride)
         case .f32, .f16, .bf16: floatRows(w, input: input, count: count, rows: rows, out: out, outStride: outStride)
         }
     }
@@ -76,20 +76,24 @@ enum MatMul {
         }
     }
 
+    /// Prefill decodes each weight row once (`KQuantDecodedRow`) for all its 4-row tiles.
     @inline(__always)
-    private static func kquant(_ one: (UnsafeRawPointer, ActivationRow, Int) -> Float, _ four: (UnsafeRawPointer, (ActivationRow, ActivationRow, ActivationRow, ActivationRow), Int) -> SIMD4<Float>, _ w: WeightMatrix, _ a: ActivationBuffer, count: Int, rows: Range<Int>, out: UnsafeMutablePointer<Float>, outStride: Int) {
+    private static func kquant(_ one: (UnsafeRawPointer, ActivationRow, Int) -> Float, _ decode: (KQuantDecodedRow, UnsafeRawPointer, Int) -> Void, _ four: (KQuantDecodedRow, (ActivationRow, ActivationRow, ActivationRow, ActivationRow), Int) -> SIMD4<Float>, _ w: WeightMatrix, _ a: ActivationBuffer, count: Int, rows: Range<Int>, out: UnsafeMutablePointer<Float>, outStride: Int) {
         let blocks = w.columns / 256
-        for r in rows {
-            let wr = w.row(r)
-            var t = 0
-            while t + 4 <= count {
-                let v = four(wr, (a.row(t), a.row(t + 1), a.row(t + 2), a.row(t + 3)), blocks)
-                for i in 0..<4 { out[(t + i) * outStride + r] = v[i] }
-                t += 4
-            }
-            while t < count {
-                out[t * outStride + r] = one(wr, a.row(t), blocks)
-                t += 1
+        KQuantDecodedRow.withScratch(columns: w.columns) { decoded in
+            for r in rows {
+                let wr = w.row(r)
+                var t = 0
+                if count >= 4 { decode(decoded, wr, blocks) }
+                while t + 4 <= count {
+                    let v = four(decoded, (a.row(t), a.row(t + 1), a.row(t + 2), a.row(t + 3)), blocks)
+                    for i in 0..<4 { out[(t + i) * outStride + r] = v[i] }
+                    t += 4
+                }
+                while t < count {
+                    out[t * outStride + r] = one(wr, a.row(t), blocks)
+                    t += 1
+                }
             }
         }
     }
