@@ -62,7 +62,8 @@ import Testing
         let rows = 3, count = 8, blocks = columns / 256
         let w = weights(format, columns: columns, rows: rows, rng: &rng)
         let act = activations(.q8_K, columns: columns, count: count, rng: &rng)
-        KQuantDecodedRow.withScratch(columns: columns) { decoded in
+        KQuantDecodedRow.withScratch(columns: columns) { scratch in
+            let decoded = scratch[0]
             w.withUnsafeBytes { raw in
                 for r in 0..<rows {
                     let row = raw.baseAddress! + r * format.rowBytes(columns: columns)

@@ -13,17 +13,22 @@ struct KQuantDecodedRow {
     /// Q4_K only: per block the eight 6-bit mins.
     let mins: UnsafeMutablePointer<SIMD8<Int32>>
 
-    /// Runs `body` with a row laid out in one 64-byte-aligned stack allocation.
-    static func withScratch(columns: Int, _ body: (KQuantDecodedRow) -> Void) {
-        let blocks = columns / 256
-        withUnsafeTemporaryAllocation(byteCount: columns * 2 + blocks * 40, alignment: 64) { raw in
+    /// Runs `body` with `rows` decoded rows in one 64-byte-aligned stack allocation.
+    static func withScratch(columns: Int, rows: Int = 1, _ body: (KQuantDecodedRows) -> Void) {
+        let blocks = columns / 256, rowBytes = (columns * 2 + blocks * 40 + 63) & ~63
+        withUnsafeTemporaryAllocation(byteCount: rows * rowBytes, alignment: 64) { raw in
             guard let base = raw.baseAddress else { return }
-            body(KQuantDecodedRow(
-                values: base.bindMemory(to: Int16.self, capacity: columns),
-                d: (base + columns * 2 + blocks * 32).bindMemory(to: Float.self, capacity: blocks),
-                dmin: (base + columns * 2 + blocks * 36).bindMemory(to: Float.self, capacity: blocks),
-                mins: (base + columns * 2).bindMemory(to: SIMD8<Int32>.self, capacity: blocks)))
+            body(KQuantDecodedRows(base: base, count: rows, rowBytes: rowBytes, columns: columns))
         }
+    }
+
+    /// A row laid out at `base`: values, mins (Q4_K), d, dmin.
+    init(base: UnsafeMutableRawPointer, columns: Int) {
+        let blocks = columns / 256
+        values = base.bindMemory(to: Int16.self, capacity: columns)
+        mins = (base + columns * 2).bindMemory(to: SIMD8<Int32>.self, capacity: blocks)
+        d = (base + columns * 2 + blocks * 32).bindMemory(to: Float.self, capacity: blocks)
+        dmin = (base + columns * 2 + blocks * 36).bindMemory(to: Float.self, capacity: blocks)
     }
 
     /// Stores even lanes × `scale` and −(odd lanes × `scale`) at `out`.
@@ -66,6 +71,18 @@ struct KQuantDecodedRow {
             }
             d[b] = HalfFloat.load(block, 208)
         }
+    }
+}
+
+/// Scratch for several decoded rows, `rowBytes` (a multiple of 64) apart.
+struct KQuantDecodedRows {
+    let base: UnsafeMutableRawPointer
+    let count: Int
+    let rowBytes: Int
+    let columns: Int
+
+    subscript(_ index: Int) -> KQuantDecodedRow {
+        KQuantDecodedRow(base: base + index * rowBytes, columns: columns)
     }
 }
 
