@@ -96,12 +96,16 @@ enum MatMul {
     @inline(__always)
     private static func kquant(_ one: (UnsafeRawPointer, ActivationRow, Int) -> Float, _ decode: (KQuantDecodedRow, UnsafeRawPointer, Int) -> Void, _ four: (KQuantDecodedRow, (ActivationRow, ActivationRow, ActivationRow, ActivationRow), Int) -> SIMD4<Float>, _ w: WeightMatrix, _ a: ActivationBuffer, count: Int, rows: Range<Int>, out: UnsafeMutablePointer<Float>, outStride: Int) {
         let blocks = w.columns / 256
+        guard count >= 4 else {
+            for r in rows { for t in 0..<count { out[t * outStride + r] = one(w.row(r), a.row(t), blocks) } }
+            return
+        }
         KQuantDecodedRow.withScratch(columns: w.columns, rows: MatMul.rowGroup) { decoded in
             var first = rows.lowerBound
             while first < rows.upperBound {
                 let n = min(decoded.count, rows.upperBound - first)
                 var t = 0
-                if count >= 4 { for j in 0..<n { decode(decoded[j], w.row(first + j), blocks) } }
+                for j in 0..<n { decode(decoded[j], w.row(first + j), blocks) }
                 while t + 4 <= count {
                     for j in 0..<n {
                         let v = four(decoded[j], (a.row(t), a.row(t + 1), a.row(t + 2), a.row(t + 3)), blocks)
