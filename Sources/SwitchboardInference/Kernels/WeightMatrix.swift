@@ -28,8 +28,8 @@ enum MatMul {
         case .q8_0: small(Q8_0Codec.self, w, q, count: count, rows: rows, out: out, outStride: outStride)
         case .q4_0: small(Q4_0Codec.self, w, q, count: count, rows: rows, out: out, outStride: outStride)
         case .q5_0: small(Q5_0Codec.self, w, q, count: count, rows: rows, out: out, outStride: outStride)
-        case .q4_K: kquant(KQuantDot.q4K, KQuantDot.q4K4, w, q, count: count, rows: rows, out: out, outStride: outStride)
-        case .q6_K: kquant(KQuantDot.q6K, KQuantDot.q6K4, w, q, count: count, rows: rows, out: out, outStride: outStride)
+        case .q4_K: kquant(KQuantDot.q4K, { $0.decodeQ4K($1, blocks: $2) }, KQuantDot.q4K4(decoded:_:blocks:), w, q, count: count, rows: rows, out: out, outStride: outStride)
+        case .q6_K: kquant(KQuantDot.q6K, { $0.decodeQ6K($1, blocks: $2) }, KQuantDot.q6K4(decoded:_:blocks:), w, q, count: count, rows: rows, out: out, outStride: outStride)
         case .f32, .f16, .bf16: floatRows(w, input: input, count: count, rows: rows, out: out, outStride: outStride)
         }
     }
@@ -48,40 +48,79 @@ enum MatMul {
             if r < rows.upperBound { out[r] = SmallBlockDot.dot(format, w.row(r), a0, blocks: blocks) }
             return
         }
-        for r in rows {
-            let wr = w.row(r)
-            var t = 0
-            while t + 8 <= count {
-                let (v0, v1) = SmallBlockDot.dot8(format, wr, a, first: t, blocks: blocks)
-                for i in 0..<4 { out[(t + i) * outStride + r] = v0[i]; out[(t + 4 + i) * outStride + r] = v1[i] }
-                t += 8
-            }
-            while t + 4 <= count {
-                let v = SmallBlockDot.dot4(format, wr, (a.row(t), a.row(t + 1), a.row(t + 2), a.row(t + 3)), blocks: blocks)
-                for i in 0..<4 { out[(t + i) * outStride + r] = v[i] }
-                t += 4
-            }
-            while t < count {
-                out[t * outStride + r] = SmallBlockDot.dot(format, wr, a.row(t), blocks: blocks)
-                t += 1
+        // Prefill: decode a group of weight rows once (Int16 values + expanded scales, 64-byte
+        // aligned), then run every 8-row activation tile against the whole group, so the tile is
+        // reused from L1 instead of streamed from L2 once per weight row.
+        let group = MatMul.rowGroup, rowValues = w.columns, rowScales = blocks * 8
+        withUnsafeTemporaryAllocation(byteCount: group * (rowValues * 2 + rowScales * 4), alignment: 64) { scratch in
+            guard let base = scratch.baseAddress else { return }
+            let values = base.bindMemory(to: Int16.self, capacity: group * rowValues)
+            let scales = (base + group * rowValues * 2).bindMemory(to: Float.self, capacity: group * rowScales)
+            var first = rows.lowerBound
+            while first < rows.upperBound {
+                let n = min(group, rows.upperBound - first)
+                var t = 0
+                if count >= 8 {
+                    for j in 0..<n { SmallBlockDot.decode(format, w.row(first + j), blocks: blocks, values: values + j * rowValues, scales: scales + j * rowScales) }
+                }
+                while t + 8 <= count {
+                    for j in 0..<n {
+                        let r = first + j
+                        let (v0, v1) = SmallBlockDot.dot8(decoded: values + j * rowValues, scales: scales + j * rowScales, a, first: t, blocks: blocks)
+                        for i in 0..<4 { out[(t + i) * outStride + r] = v0[i]; out[(t + 4 + i) * outStride + r] = v1[i] }
+                    }
+                    t += 8
+                }
+                for r in first..<first + n {
+                    let wr = w.row(r)
+                    var u = t
+                    while u + 4 <= count {
+                        let v = SmallBlockDot.dot4(format, wr, (a.row(u), a.row(u + 1), a.row(u + 2), a.row(u + 3)), blocks: blocks)
+                        for i in 0..<4 { out[(u + i) * outStride + r] = v[i] }
+                        u += 4
+                    }
+                    while u < count {
+                        out[u * outStride + r] = SmallBlockDot.dot(format, wr, a.row(u), blocks: blocks)
+                        u += 1
+                    }
+                }
+                first += n
             }
         }
     }
 
+    /// Weight rows decoded together in prefill (the activation tile is reused across them).
+    static var rowGroup: Int { 4 }
+
+    /// Prefill decodes groups of weight rows once (`KQuantDecodedRow`) for all their 4-row tiles.
     @inline(__always)
-    private static func kquant(_ one: (UnsafeRawPointer, ActivationRow, Int) -> Float, _ four: (UnsafeRawPointer, (ActivationRow, ActivationRow, ActivationRow, ActivationRow), Int) -> SIMD4<Float>, _ w: WeightMatrix, _ a: ActivationBuffer, count: Int, rows: Range<Int>, out: UnsafeMutablePointer<Float>, outStride: Int) {
+    private static func kquant(_ one: (UnsafeRawPointer, ActivationRow, Int) -> Float, _ decode: (KQuantDecodedRow, UnsafeRawPointer, Int) -> Void, _ four: (KQuantDecodedRow, (ActivationRow, ActivationRow, ActivationRow, ActivationRow), Int) -> SIMD4<Float>, _ w: WeightMatrix, _ a: ActivationBuffer, count: Int, rows: Range<Int>, out: UnsafeMutablePointer<Float>, outStride: Int) {
         let blocks = w.columns / 256
-        for r in rows {
-            let wr = w.row(r)
-            var t = 0
-            while t + 4 <= count {
-                let v = four(wr, (a.row(t), a.row(t + 1), a.row(t + 2), a.row(t + 3)), blocks)
-                for i in 0..<4 { out[(t + i) * outStride + r] = v[i] }
-                t += 4
-            }
-            while t < count {
-                out[t * outStride + r] = one(wr, a.row(t), blocks)
-                t += 1
+        guard count >= 4 else {
+            for r in rows { for t in 0..<count { out[t * outStride + r] = one(w.row(r), a.row(t), blocks) } }
+            return
+        }
+        KQuantDecodedRow.withScratch(columns: w.columns, rows: MatMul.rowGroup) { decoded in
+            var first = rows.lowerBound
+            while first < rows.upperBound {
+                let n = min(decoded.count, rows.upperBound - first)
+                var t = 0
+                for j in 0..<n { decode(decoded[j], w.row(first + j), blocks) }
+                while t + 4 <= count {
+                    for j in 0..<n {
+                        let v = four(decoded[j], (a.row(t), a.row(t + 1), a.row(t + 2), a.row(t + 3)), blocks)
+                        for i in 0..<4 { out[(t + i) * outStride + first + j] = v[i] }
+                    }
+                    t += 4
+                }
+                for r in first..<first + n {
+                    var u = t
+                    while u < count {
+                        out[u * outStride + r] = one(w.row(r), a.row(u), blocks)
+                        u += 1
+                    }
+                }
+                first += n
             }
         }
     }

@@ -1,0 +1,87 @@
+import Testing
+@testable import SwitchboardInference
+
+/// The prefill tiles that run on decoded weight rows (`vpmaddwd`) must give results bit-identical
+/// to the tiles that unpack each block in place — the engine reproduces llama.cpp's dot products
+/// exactly, so "close" is not enough. Random rows plus rows at the formats' extreme magnitudes.
+@Suite struct KernelDecodedTileTests {
+    typealias Rng = KernelDotTests.Rng
+
+    /// Random weight rows, then (K-quants) one row of maximal |q · scale|.
+    func weights(_ format: WeightFormat, columns: Int, rows: Int, rng: inout Rng) -> [UInt8] {
+        var bytes = (0..<rows).flatMap { _ in KernelDotTests().randomRow(format, columns: columns, rng: &rng) }
+        let rowBytes = format.rowBytes(columns: columns)
+        for b in 0..<columns / format.blockSize {
+            let base = (rows - 1) * rowBytes + b * format.blockBytes
+            switch format {
+            case .q4_K: for i in 4..<144 { bytes[base + i] = 0xFF }          // scales/mins 63, nibbles 15
+            case .q6_K: for i in 0..<192 { bytes[base + i] = 0 }             // q − 32 = −32
+                        for i in 192..<208 { bytes[base + i] = 0x80 }        // scales −128
+            case .q8_0: for i in 2..<34 { bytes[base + i] = 0x80 }           // −128
+            default: break
+            }
+        }
+        return bytes
+    }
+
+    /// Activations: random rows, then rows of one repeated value (quantized to ±127 everywhere).
+    func activations(_ kind: ActivationKind, columns: Int, count: Int, rng: inout Rng) -> ActivationBuffer {
+        let act = ActivationBuffer(kind: kind, columns: columns, capacity: count)
+        var input = (0..<count * columns).map { _ in rng.float() * 3 }
+        for i in (count - 2) * columns..<(count - 1) * columns { input[i] = 1.5 }
+        for i in (count - 1) * columns..<count * columns { input[i] = -2 }
+        input.withUnsafeBufferPointer { act.quantize($0.baseAddress!, rows: count, stride: columns) }
+        return act
+    }
+
+    func small<C: SmallBlockCodec>(_ codec: C.Type, _ format: WeightFormat, columns: Int) {
+        var rng = Rng(state: 7 &+ UInt64(columns))
+        let rows = 3, count = 16, blocks = columns / 32
+        let w = weights(format, columns: columns, rows: rows, rng: &rng)
+        let act = activations(.q8_0, columns: columns, count: count, rng: &rng)
+        let values = UnsafeMutablePointer<Int16>.allocate(capacity: columns), scales = UnsafeMutablePointer<Float>.allocate(capacity: blocks * 8)
+        defer { values.deallocate(); scales.deallocate() }
+        w.withUnsafeBytes { raw in
+            for r in 0..<rows {
+                let row = raw.baseAddress! + r * format.rowBytes(columns: columns)
+                SmallBlockDot.decode(codec, row, blocks: blocks, values: values, scales: scales)
+                for t in stride(from: 0, to: count, by: 8) {
+                    let fast = SmallBlockDot.dot8(decoded: values, scales: scales, act, first: t, blocks: blocks)
+                    let reference = SmallBlockDot.dot8(codec, row, act, first: t, blocks: blocks)
+                    for i in 0..<4 {
+                        #expect(fast.0[i].bitPattern == reference.0[i].bitPattern, "\(format) r\(r) t\(t + i)")
+                        #expect(fast.1[i].bitPattern == reference.1[i].bitPattern, "\(format) r\(r) t\(t + 4 + i)")
+                    }
+                }
+            }
+        }
+    }
+
+    func kquant(_ format: WeightFormat, columns: Int) {
+        var rng = Rng(state: 11 &+ UInt64(columns))
+        let rows = 3, count = 8, blocks = columns / 256
+        let w = weights(format, columns: columns, rows: rows, rng: &rng)
+        let act = activations(.q8_K, columns: columns, count: count, rng: &rng)
+        KQuantDecodedRow.withScratch(columns: columns) { scratch in
+            let decoded = scratch[0]
+            w.withUnsafeBytes { raw in
+                for r in 0..<rows {
+                    let row = raw.baseAddress! + r * format.rowBytes(columns: columns)
+                    if format == .q4_K { decoded.decodeQ4K(row, blocks: blocks) } else { decoded.decodeQ6K(row, blocks: blocks) }
+                    for t in stride(from: 0, to: count, by: 4) {
+                        let a = (act.row(t), act.row(t + 1), act.row(t + 2), act.row(t + 3))
+                        let fast = format == .q4_K ? KQuantDot.q4K4(decoded: decoded, a, blocks: blocks) : KQuantDot.q6K4(decoded: decoded, a, blocks: blocks)
+                        let reference = format == .q4_K ? KQuantDot.q4K4(row, a, blocks: blocks) : KQuantDot.q6K4(row, a, blocks: blocks)
+                        for i in 0..<4 { #expect(fast[i].bitPattern == reference[i].bitPattern, "\(format) r\(r) t\(t + i): \(fast[i]) vs \(reference[i])") }
+                    }
+                }
+            }
+        }
+    }
+
+    @Test func q5_0() { small(Q5_0Codec.self, .q5_0, columns: 640) }
+    @Test func q4_0() { small(Q4_0Codec.self, .q4_0, columns: 256) }
+    @Test func q8_0() { small(Q8_0Codec.self, .q8_0, columns: 640) }
+    @Test func q4_K() { kquant(.q4_K, columns: 1024) }
+    @Test func q6_K() { kquant(.q6_K, columns: 2048) }
+}
