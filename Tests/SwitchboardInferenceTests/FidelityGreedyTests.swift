@@ -29,6 +29,8 @@ import Testing
         #expect(rate >= 0.97)
         // The issue's target (7 of 8 prompts with identical first 16 tokens) is tracked as a known gap:
         // llama.cpp's own batched pass reproduces its greedy first 16 for only 4 of these 8 prompts.
+        // Our prompt K/V differ from llama.cpp's by one fp16 ulp where the prefill matmul tiles sum in
+        // another order than llama.cpp (whose batched projections equal its one-token ones).
         withKnownIssue("greedy first-16 identical for \(prefixMatches)/8, target 7/8", isIntermittent: true) {
             #expect(prefixMatches >= 7)
         }

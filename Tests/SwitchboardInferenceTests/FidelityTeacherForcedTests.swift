@@ -43,7 +43,8 @@ import Testing
         }
         print("fidelity: last-prompt top-5 identical for \(identical)/\(golden.cases.count), max logit difference \(worst)")
         #expect(worst <= 0.75)
-        // The issue's target; summation-order noise in this model moves logits by ~0.3 (see Docs/Inference.md).
+        // The issue's target. Attention now reproduces llama.cpp bit for bit given the same q/k/v; what
+        // remains is the batched quantized-matmul order (prefill tiles), amplified to ~0.5 (Docs/Inference.md).
         withKnownIssue("last-prompt top-5 max logit difference \(worst), target 0.25", isIntermittent: true) {
             #expect(identical == golden.cases.count)
             #expect(worst <= 0.25)

@@ -55,9 +55,13 @@ enum VectorMath {
         return table[Int(Float16(x).bitPattern)] * g
     }
 
-    /// GELU (tanh approximation), as ggml and HF `gelu_pytorch_tanh` define it.
+    /// GELU (tanh approximation) evaluated as ggml's `ggml_gelu_f32` builds its table:
+    /// `0.5·x·(1 + tanh(√(2/π)·x·(1 + a·x·x)))`, with the fused multiply-add GCC forms for
+    /// `1 + (a·x)·x`. Other groupings (e.g. `x + a·x³`) round differently and flip table entries
+    /// (x = −0.2498 did, moving the next layer by one fp16 ulp).
     @inline(__always)
-    static func geluTanh(_ z: Float) -> Float {
-        0.5 * z * (1 + tanhf(0.797_884_56 * (z + 0.044_715 * z * z * z)))
+    static func geluTanh(_ x: Float) -> Float {
+        let inner = Float(1).addingProduct(0.044_715 * x, x)
+        return 0.5 * x * (1 + tanhf(0.797_884_56 * x * inner))
     }
 }

@@ -13,8 +13,17 @@ enum Attention {
     ///   - kvHead: which KV head of each cached position to read.
     ///   - window: 0 for full causal attention, else only the last `window` positions are visible.
     ///   - scores: scratch of at least `position + 32` floats.
+    ///   - singleToken: the forward batch holds one token. llama.cpp then skips tinyBLAS (it serves
+    ///     only n ≥ 2) and both products go through `ggml_vec_dot_f16`, whose four interleaved
+    ///     accumulators sum in a different order (see `Attention+SingleToken.swift`).
     static func head(query: UnsafePointer<Float>, layer: KVCache.Layer, width: Int, kvHead: Int, headLength: Int,
-                     position: Int, window: Int, scores: UnsafeMutablePointer<Float>, output: UnsafeMutablePointer<Float>) {
+                     position: Int, window: Int, singleToken: Bool = false,
+                     scores: UnsafeMutablePointer<Float>, output: UnsafeMutablePointer<Float>) {
+        if singleToken && headLength % 64 == 0 {
+            singleTokenHead(query: query, layer: layer, width: width, kvHead: kvHead, headLength: headLength,
+                            position: position, window: window, scores: scores, output: output)
+            return
+        }
         let first = window > 0 ? max(0, position - window + 1) : 0
         // Probabilities are laid out from the 16-aligned chunk holding `first`, zeros outside the window.
         let base = first & ~15
@@ -41,22 +50,7 @@ enum Attention {
             maxScore = max(maxScore, s)
             p += 1
         }
-        // ggml_vec_soft_max_f32: 16 lanes at a time through ggml_v_expf, each chunk reduced and
-        // summed in double; masked slots are exactly zero.
-        for i in 0..<(first - base) { scores[i] = -.infinity }
-        for p in (position + 1)..<end { scores[p - base] = -.infinity }
-        var sum: Double = 0
-        let raw = UnsafeMutableRawPointer(scores)
-        var chunk = 0
-        while chunk < end - base {
-            let x = raw.loadUnaligned(fromByteOffset: 4 * chunk, as: SIMD16<Float>.self) - SIMD16(repeating: maxScore)
-            let e = exp(x)
-            raw.storeBytes(of: e, toByteOffset: 4 * chunk, as: SIMD16<Float>.self)
-            sum += Double(reduce(e))
-            chunk += 16
-        }
-        let scale = Float(1 / sum)
-        for i in 0..<(end - base) { scores[i] = Float(Float16(scores[i] * scale)) }
+        softmax(scores, first: first, base: base, position: position, end: end, maxScore: maxScore)
         // out[d] = Σ_p v[p][d]·prob[p] with values stored transposed (dimension-major).
         let probs = UnsafeRawPointer(scores)
         let values = layer.values + kvHead * headLength * layer.slots
@@ -91,6 +85,27 @@ enum Attention {
             output[d] = reduce(acc)
             d += 1
         }
+    }
+
+    /// ggml_vec_soft_max_f32 over the scores laid out from `base` (16-aligned): 16 lanes at a time
+    /// through ggml_v_expf, each chunk reduced and summed in double; masked slots are exactly zero;
+    /// then the probabilities are scaled by 1/sum and rounded to fp16 (the KQV product's input type).
+    @inline(__always)
+    static func softmax(_ scores: UnsafeMutablePointer<Float>, first: Int, base: Int, position: Int, end: Int, maxScore: Float) {
+        for i in 0..<(first - base) { scores[i] = -.infinity }
+        for p in (position + 1)..<end { scores[p - base] = -.infinity }
+        var sum: Double = 0
+        let raw = UnsafeMutableRawPointer(scores)
+        var chunk = 0
+        while chunk < end - base {
+            let x = raw.loadUnaligned(fromByteOffset: 4 * chunk, as: SIMD16<Float>.self) - SIMD16(repeating: maxScore)
+            let e = exp(x)
+            raw.storeBytes(of: e, toByteOffset: 4 * chunk, as: SIMD16<Float>.self)
+            sum += Double(reduce(e))
+            chunk += 16
+        }
+        let scale = Float(1 / sum)
+        for i in 0..<(end - base) { scores[i] = Float(Float16(scores[i] * scale)) }
     }
 
     /// ggml's AVX-512 `ggml_v_expf` (a polynomial exp, ≤ 1.5 ulp), reproduced operation by

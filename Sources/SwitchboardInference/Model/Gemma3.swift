@@ -124,7 +124,7 @@ enum Gemma3 {
             let t = item / a.headCount, h = item % a.headCount
             let out = s.attention + t * a.queryLength + h * hk
             Attention.head(query: s.q + t * a.queryLength + h * hk, layer: layer, width: width, kvHead: h / group,
-                           headLength: hk, position: start + t, window: window,
+                           headLength: hk, position: start + t, window: window, singleToken: n == 1,
                            scores: s.scores + worker * s.scoreCapacity, output: out)
         }
     }

@@ -1,0 +1,64 @@
+import Foundation
+import Testing
+@testable import SwitchboardInference
+
+/// The summation orders the attention mirrors from llama.cpp's CPU backend (checked against its
+/// intermediate tensors: KQ of a one-token pass matches `ggml_vec_dot_f16`'s order bit for bit,
+/// the single-accumulator tinyBLAS order does not).
+@Suite struct FidelityAttentionOrderTests {
+    /// fp16-representable pseudo-random values (products of two are exact in f32, like llama.cpp's).
+    static func halves(_ count: Int, seed: UInt64) -> [Float] {
+        var random = SplitMix64(seed: seed)
+        return (0..<count).map { _ in Float(Float16(Float.random(in: -2...2, using: &random))) }
+    }
+
+    /// Scalar model of ggml_vec_dot_f16 on AVX-512: accumulator j of 16 lanes takes blocks
+    /// j, j+4, j+8…; then (a0+a2)+(a1+a3); then GCC's reduce (256-bit halves, 128-bit halves, pairs).
+    static func referenceVecDotF16(_ x: [Float], _ y: [Float]) -> Float {
+        var acc = [[Float]](repeating: [Float](repeating: 0, count: 16), count: 4)
+        for block in 0..<(x.count / 16) {
+            for lane in 0..<16 {
+                let i = block * 16 + lane
+                acc[block % 4][lane] = (x[i] * y[i]) + acc[block % 4][lane]   // exact product, one rounding
+            }
+        }
+        let v = (0..<16).map { (acc[0][$0] + acc[2][$0]) + (acc[1][$0] + acc[3][$0]) }
+        let h8 = (0..<8).map { v[$0 + 8] + v[$0] }
+        let h4 = (0..<4).map { h8[$0 + 4] + h8[$0] }
+        return (h4[0] + h4[2]) + (h4[1] + h4[3])
+    }
+
+    @Test func singleTokenDotFollowsVecDotF16Order() {
+        var differsFromOneAccumulator = 0
+        for seed in 1...200 as ClosedRange<UInt64> {
+            let x = Self.halves(256, seed: seed), y = Self.halves(256, seed: seed &* 7919)
+            let mine = Attention.dot4(x, y, count: 256)
+            #expect(mine.bitPattern == Self.referenceVecDotF16(x, y).bitPattern)
+            if mine.bitPattern != Attention.dot16(x, y, count: 256).bitPattern { differsFromOneAccumulator += 1 }
+        }
+        // The two orders really differ (otherwise this test would prove nothing).
+        #expect(differsFromOneAccumulator > 0)
+    }
+
+    /// The one-token path computes the same attention as the batched path up to summation order,
+    /// including the sliding window over a ring cache.
+    @Test(arguments: [(0, 40), (0, 700), (512, 700)])
+    func singleTokenHeadAgreesWithBatchedHead(window: Int, position: Int) {
+        let head = 256, slots = 1024
+        let keys = UnsafeMutablePointer<Float>.allocate(capacity: slots * head)
+        let values = UnsafeMutablePointer<Float>.allocate(capacity: slots * head)
+        defer { keys.deallocate(); values.deallocate() }
+        let k = Self.halves(slots * head, seed: 3), v = Self.halves(slots * head, seed: 4)
+        for i in 0..<(slots * head) { keys[i] = k[i] * 0.05; values[i] = v[i] }
+        let layer = KVCache.Layer(keys: keys, values: values, slots: slots, isRing: window > 0)
+        let query = Self.halves(head, seed: 5)
+        var scores = [Float](repeating: 0, count: slots + 64), batched = [Float](repeating: 0, count: head), single = batched
+        Attention.head(query: query, layer: layer, width: head, kvHead: 0, headLength: head, position: position,
+                       window: window, singleToken: false, scores: &scores, output: &batched)
+        Attention.head(query: query, layer: layer, width: head, kvHead: 0, headLength: head, position: position,
+                       window: window, singleToken: true, scores: &scores, output: &single)
+        let worst = zip(batched, single).map { abs($0 - $1) }.max() ?? .infinity
+        #expect(worst < 2e-3)
+        #expect(batched.contains { $0 != 0 })
+    }
+}
