@@ -39,7 +39,8 @@ stop_server() {
 trap stop_server EXIT INT TERM
 
 say "starting llama_cpp.server on 127.0.0.1:$PORT"
-"$PY" -m llama_cpp.server --model "$MODEL" --model_alias gemma --host 127.0.0.1 --port "$PORT" --n_ctx 2048 \
+# The GGUF carries no chat template; without the Gemma turn format the base model ends its turn at once.
+"$PY" -m llama_cpp.server --model "$MODEL" --model_alias gemma --host 127.0.0.1 --port "$PORT" --n_ctx 2048 --chat_format gemma \
   >"$LOG" 2>&1 &
 SERVER_PID=$!
 
