@@ -26,11 +26,13 @@ import Testing
         let rate = Double(agree) / Double(total)
         print("fidelity: one-token-at-a-time greedy agreement \(agree)/\(total) = \(rate); first-16 identical for \(prefixMatches)/\(golden.cases.count)")
         #expect(total == 512)
-        #expect(rate >= 0.97)
+        #expect(rate >= 0.985)
+        #expect(prefixMatches >= 5)
         // The issue's target (7 of 8 prompts with identical first 16 tokens) is tracked as a known gap:
         // llama.cpp's own batched pass reproduces its greedy first 16 for only 4 of these 8 prompts.
-        // Our prompt K/V differ from llama.cpp's by one fp16 ulp where the prefill matmul tiles sum in
-        // another order than llama.cpp (whose batched projections equal its one-token ones).
+        // Prefill matmuls are now bit-identical to the one-token kernels (as llama.cpp's are) and Q8_K
+        // rounding matches llama.cpp's fused nearest_int; the remaining last-bit differences are
+        // listed in Docs/Inference.md ("What still differs").
         withKnownIssue("greedy first-16 identical for \(prefixMatches)/8, target 7/8", isIntermittent: true) {
             #expect(prefixMatches >= 7)
         }

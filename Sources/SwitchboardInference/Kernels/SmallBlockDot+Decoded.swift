@@ -31,8 +31,8 @@ extension SmallBlockDot {
     static func dot8(decoded values: UnsafePointer<Int16>, scales weightScales: UnsafePointer<Float>, _ a: ActivationBuffer, first t: Int, blocks: Int) -> (SIMD4<Float>, SIMD4<Float>) {
         let planes = a.planes + t * a.columns, stride = a.columns
         let scales = a.expandedScales + t * (a.columns / 4), scaleStride = a.columns / 4
-        var acc0 = SIMD16<Float>(), acc1 = SIMD16<Float>(), acc2 = SIMD16<Float>(), acc3 = SIMD16<Float>()
-        var acc4 = SIMD16<Float>(), acc5 = SIMD16<Float>(), acc6 = SIMD16<Float>(), acc7 = SIMD16<Float>()
+        var acc0 = SIMD8<Float>(), acc1 = SIMD8<Float>(), acc2 = SIMD8<Float>(), acc3 = SIMD8<Float>()
+        var acc4 = SIMD8<Float>(), acc5 = SIMD8<Float>(), acc6 = SIMD8<Float>(), acc7 = SIMD8<Float>()
         var b = 0
         while b < blocks {
             let u = values + 32 * b
@@ -41,17 +41,17 @@ extension SmallBlockDot {
                 let s = UnsafeRawPointer(scales + r * scaleStride + 8 * b).loadUnaligned(as: SIMD16<Float>.self)
                 return (IntegerDot.pairFloat(u, planes + r * stride + 32 * b), ws * s)
             }
-            var x = term(0); acc0.addProduct(x.0, x.1)
-            x = term(1); acc1.addProduct(x.0, x.1)
-            x = term(2); acc2.addProduct(x.0, x.1)
-            x = term(3); acc3.addProduct(x.0, x.1)
-            x = term(4); acc4.addProduct(x.0, x.1)
-            x = term(5); acc5.addProduct(x.0, x.1)
-            x = term(6); acc6.addProduct(x.0, x.1)
-            x = term(7); acc7.addProduct(x.0, x.1)
+            var x = term(0); IntegerDot.accumulate(&acc0, x.0, x.1)
+            x = term(1); IntegerDot.accumulate(&acc1, x.0, x.1)
+            x = term(2); IntegerDot.accumulate(&acc2, x.0, x.1)
+            x = term(3); IntegerDot.accumulate(&acc3, x.0, x.1)
+            x = term(4); IntegerDot.accumulate(&acc4, x.0, x.1)
+            x = term(5); IntegerDot.accumulate(&acc5, x.0, x.1)
+            x = term(6); IntegerDot.accumulate(&acc6, x.0, x.1)
+            x = term(7); IntegerDot.accumulate(&acc7, x.0, x.1)
             b += 2
         }
-        return (SIMD4(IntegerDot.sum(acc0), IntegerDot.sum(acc1), IntegerDot.sum(acc2), IntegerDot.sum(acc3)),
-                SIMD4(IntegerDot.sum(acc4), IntegerDot.sum(acc5), IntegerDot.sum(acc6), IntegerDot.sum(acc7)))
+        return (SIMD4(IntegerDot.sum8(acc0), IntegerDot.sum8(acc1), IntegerDot.sum8(acc2), IntegerDot.sum8(acc3)),
+                SIMD4(IntegerDot.sum8(acc4), IntegerDot.sum8(acc5), IntegerDot.sum8(acc6), IntegerDot.sum8(acc7)))
     }
 }

@@ -80,26 +80,26 @@ enum SmallBlockDot {
         return IntegerDot.sum8(acc)
     }
 
-    /// One weight row against four activation rows, unpacking each weight block once. Prefill
-    /// tiles accumulate both blocks of a pair in one 16-lane register (faster; summation order
-    /// differs from the 1-row decode path, as llama.cpp's own batched and single-token paths do).
+    /// One weight row against four activation rows, unpacking each weight block once. Each row's
+    /// float accumulation is the 1-row kernel's (8 lanes, first block then second, `sum8`), so a
+    /// batched multiply is bit-identical to one-row multiplies, as llama.cpp's is.
     @inline(__always)
     static func dot4<C: SmallBlockCodec>(_ codec: C.Type, _ w: UnsafeRawPointer, _ a: (ActivationRow, ActivationRow, ActivationRow, ActivationRow), blocks: Int) -> SIMD4<Float> {
         let bytes = C.blockBytes
-        var acc0 = SIMD16<Float>(), acc1 = SIMD16<Float>(), acc2 = SIMD16<Float>(), acc3 = SIMD16<Float>()
+        var acc0 = SIMD8<Float>(), acc1 = SIMD8<Float>(), acc2 = SIMD8<Float>(), acc3 = SIMD8<Float>()
         var b = 0
         while b < blocks {
             let block = w + b * bytes
             let u = C.unpack(block)
             let ws = weightScales(block, bytes)
             let offset = 32 * b
-            acc0.addProduct(IntegerDot.float(IntegerDot.pair(u, a.0.planes + offset)), ws * activationScales(a.0, b))
-            acc1.addProduct(IntegerDot.float(IntegerDot.pair(u, a.1.planes + offset)), ws * activationScales(a.1, b))
-            acc2.addProduct(IntegerDot.float(IntegerDot.pair(u, a.2.planes + offset)), ws * activationScales(a.2, b))
-            acc3.addProduct(IntegerDot.float(IntegerDot.pair(u, a.3.planes + offset)), ws * activationScales(a.3, b))
+            IntegerDot.accumulate(&acc0, IntegerDot.float(IntegerDot.pair(u, a.0.planes + offset)), ws * activationScales(a.0, b))
+            IntegerDot.accumulate(&acc1, IntegerDot.float(IntegerDot.pair(u, a.1.planes + offset)), ws * activationScales(a.1, b))
+            IntegerDot.accumulate(&acc2, IntegerDot.float(IntegerDot.pair(u, a.2.planes + offset)), ws * activationScales(a.2, b))
+            IntegerDot.accumulate(&acc3, IntegerDot.float(IntegerDot.pair(u, a.3.planes + offset)), ws * activationScales(a.3, b))
             b += 2
         }
-        return SIMD4(IntegerDot.sum(acc0), IntegerDot.sum(acc1), IntegerDot.sum(acc2), IntegerDot.sum(acc3))
+        return SIMD4(IntegerDot.sum8(acc0), IntegerDot.sum8(acc1), IntegerDot.sum8(acc2), IntegerDot.sum8(acc3))
     }
 
     /// One weight row against eight activation rows (`first` is row 0; rows are `stride` apart).
@@ -108,8 +108,8 @@ enum SmallBlockDot {
         let bytes = C.blockBytes
         let planes = a.planes + t * a.columns, stride = a.columns
         let scales = a.expandedScales + t * (a.columns / 4), scaleStride = a.columns / 4
-        var acc0 = SIMD16<Float>(), acc1 = SIMD16<Float>(), acc2 = SIMD16<Float>(), acc3 = SIMD16<Float>()
-        var acc4 = SIMD16<Float>(), acc5 = SIMD16<Float>(), acc6 = SIMD16<Float>(), acc7 = SIMD16<Float>()
+        var acc0 = SIMD8<Float>(), acc1 = SIMD8<Float>(), acc2 = SIMD8<Float>(), acc3 = SIMD8<Float>()
+        var acc4 = SIMD8<Float>(), acc5 = SIMD8<Float>(), acc6 = SIMD8<Float>(), acc7 = SIMD8<Float>()
         var b = 0
         while b < blocks {
             let block = w + b * bytes
@@ -119,18 +119,18 @@ enum SmallBlockDot {
                 let s = UnsafeRawPointer(scales + r * scaleStride + 8 * b).loadUnaligned(as: SIMD16<Float>.self)
                 return (IntegerDot.float(IntegerDot.pair(u, planes + r * stride + 32 * b)), ws * s)
             }
-            var x = term(0); acc0.addProduct(x.0, x.1)
-            x = term(1); acc1.addProduct(x.0, x.1)
-            x = term(2); acc2.addProduct(x.0, x.1)
-            x = term(3); acc3.addProduct(x.0, x.1)
-            x = term(4); acc4.addProduct(x.0, x.1)
-            x = term(5); acc5.addProduct(x.0, x.1)
-            x = term(6); acc6.addProduct(x.0, x.1)
-            x = term(7); acc7.addProduct(x.0, x.1)
+            var x = term(0); IntegerDot.accumulate(&acc0, x.0, x.1)
+            x = term(1); IntegerDot.accumulate(&acc1, x.0, x.1)
+            x = term(2); IntegerDot.accumulate(&acc2, x.0, x.1)
+            x = term(3); IntegerDot.accumulate(&acc3, x.0, x.1)
+            x = term(4); IntegerDot.accumulate(&acc4, x.0, x.1)
+            x = term(5); IntegerDot.accumulate(&acc5, x.0, x.1)
+            x = term(6); IntegerDot.accumulate(&acc6, x.0, x.1)
+            x = term(7); IntegerDot.accumulate(&acc7, x.0, x.1)
             b += 2
         }
-        return (SIMD4(IntegerDot.sum(acc0), IntegerDot.sum(acc1), IntegerDot.sum(acc2), IntegerDot.sum(acc3)),
-                SIMD4(IntegerDot.sum(acc4), IntegerDot.sum(acc5), IntegerDot.sum(acc6), IntegerDot.sum(acc7)))
+        return (SIMD4(IntegerDot.sum8(acc0), IntegerDot.sum8(acc1), IntegerDot.sum8(acc2), IntegerDot.sum8(acc3)),
+                SIMD4(IntegerDot.sum8(acc4), IntegerDot.sum8(acc5), IntegerDot.sum8(acc6), IntegerDot.sum8(acc7)))
     }
 
     /// Two weight rows against one activation row (decode): two independent accumulation chains

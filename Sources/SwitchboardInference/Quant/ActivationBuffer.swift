@@ -101,6 +101,9 @@ enum ActivationQuantizer {
     }
 
     /// `quantize_row_q8_K_ref`: scale from the signed value of largest magnitude, q clamped to 127.
+    /// Its `nearest_int(iscale * x)` (add 1.5·2^23, keep the mantissa) is contracted into one fused
+    /// multiply-add by llama.cpp's native build, so the product is rounded once, to an integer: on a
+    /// product that lands within half an ulp of .5 this differs from rounding it to float first.
     static func q8_K(_ x: UnsafePointer<Float>, columns: Int, into out: ActivationRow) {
         for b in 0..<columns / 256 {
             let xb = x + 256 * b
@@ -111,7 +114,7 @@ enum ActivationQuantizer {
                 let chunk = out.planes + 256 * b + 64 * (g >> 1), first = 32 * (g & 1)
                 var sum: Int32 = 0
                 for j in 0..<32 {
-                    let v = maxValue == 0 ? 0 : min(127, Int16((iscale * xb[32 * g + j]).rounded(.toNearestOrEven)))
+                    let v = maxValue == 0 ? 0 : min(127, Int16(Float(12_582_912).addingProduct(iscale, xb[32 * g + j]) - 12_582_912))
                     chunk[slot(first + j)] = v
                     sum += Int32(v)
                 }

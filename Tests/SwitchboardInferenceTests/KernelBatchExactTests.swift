@@ -1,0 +1,63 @@
+import Testing
+@testable import SwitchboardInference
+
+/// A batched (prefill) multiply must give, for every activation row, exactly the bits of a one-row
+/// (decode) multiply of that row alone — llama.cpp's batched projections equal its one-token ones,
+/// and the model amplifies a last-bit difference into visible logit changes.
+@Suite struct KernelBatchExactTests {
+    typealias Rng = KernelDotTests.Rng
+
+    /// Inputs: random rows, with every fifth row constant (±127 after quantization) and every
+    /// seventh row mixing huge and tiny magnitudes.
+    func input(columns: Int, count: Int, rng: inout Rng) -> [Float] {
+        var x = (0..<count * columns).map { _ in rng.float() * 3 }
+        for t in 0..<count {
+            for i in 0..<columns {
+                if t % 5 == 4 { x[t * columns + i] = t % 2 == 0 ? 1.5 : -2 }
+                if t % 7 == 6 { x[t * columns + i] = i % 3 == 0 ? 1e4 * rng.float() : 1e-3 * rng.float() }
+            }
+        }
+        return x
+    }
+
+    func check(_ format: WeightFormat, columns: Int) throws {
+        let rows = 9
+        let kind = try #require(format.activationKind)
+        for count in [1, 3, 8, 25, 64] {
+            var rng = Rng(state: UInt64(columns) &* 131 &+ UInt64(count))
+            let weights = KernelDecodedTileTests().weights(format, columns: columns, rows: rows, rng: &rng)
+            let x = input(columns: columns, count: count, rng: &rng)
+            var batched = [Float](repeating: 0, count: rows * count), single = batched
+            weights.withUnsafeBytes { raw in
+                x.withUnsafeBufferPointer { xb in
+                    let w = WeightMatrix(base: raw.baseAddress!, rows: rows, columns: columns, format: format)
+                    let act = ActivationBuffer(kind: kind, columns: columns, capacity: count)
+                    act.quantize(xb.baseAddress!, rows: count, stride: columns)
+                    batched.withUnsafeMutableBufferPointer {
+                        MatMul.multiply(w, input: xb.baseAddress!, quantized: act, count: count, rows: 0..<rows, out: $0.baseAddress!, outStride: rows)
+                    }
+                    let one = ActivationBuffer(kind: kind, columns: columns, capacity: 1)
+                    for t in 0..<count {
+                        let row = xb.baseAddress! + t * columns
+                        one.quantize(row, rows: 1, stride: columns)
+                        single.withUnsafeMutableBufferPointer {
+                            MatMul.multiply(w, input: row, quantized: one, count: 1, rows: 0..<rows, out: $0.baseAddress! + t * rows, outStride: rows)
+                        }
+                    }
+                }
+            }
+            for t in 0..<count {
+                for r in 0..<rows {
+                    let b = batched[t * rows + r], s = single[t * rows + r]
+                    #expect(b.bitPattern == s.bitPattern, "\(format) N=\(count) t\(t) r\(r): \(b) vs \(s)")
+                }
+            }
+        }
+    }
+
+    @Test func q4_K() throws { try check(.q4_K, columns: 1024) }
+    @Test func q6_K() throws { try check(.q6_K, columns: 2048) }
+    @Test func q8_0() throws { try check(.q8_0, columns: 640) }
+    @Test func q5_0() throws { try check(.q5_0, columns: 640) }
+    @Test func q4_0() throws { try check(.q4_0, columns: 256) }
+}
