@@ -43,33 +43,6 @@ enum KQuantDot {
         return acc - accMin
     }
 
-    static func q4K4(_ w: UnsafeRawPointer, _ a: (ActivationRow, ActivationRow, ActivationRow, ActivationRow), blocks: Int) -> SIMD4<Float> {
-        var acc = SIMD4<Float>(), accMin = SIMD4<Float>()
-        for b in 0..<blocks {
-            let block = w + 144 * b
-            let sm = q4KScales(block)
-            var acc0 = SIMD16<Int32>(), acc1 = SIMD16<Int32>(), acc2 = SIMD16<Int32>(), acc3 = SIMD16<Int32>()
-            for c in 0..<4 {
-                let u = q4KChunk(block, c)
-                let sc = IntegerDot.halves(sm.scales[2 * c], sm.scales[2 * c + 1])
-                let off = 256 * b + 64 * c
-                acc0 &+= IntegerDot.pair(u, a.0.planes + off) &* sc
-                acc1 &+= IntegerDot.pair(u, a.1.planes + off) &* sc
-                acc2 &+= IntegerDot.pair(u, a.2.planes + off) &* sc
-                acc3 &+= IntegerDot.pair(u, a.3.planes + off) &* sc
-            }
-            func mins(_ r: ActivationRow) -> Float {
-                Float((UnsafeRawPointer(r.groupSums + 8 * b).loadUnaligned(as: SIMD8<Int32>.self) &* sm.mins).wrappedSumTree)
-            }
-            let ints = SIMD4<Float>(Float(acc0.wrappedSumTree), Float(acc1.wrappedSumTree), Float(acc2.wrappedSumTree), Float(acc3.wrappedSumTree))
-            let m = SIMD4<Float>(mins(a.0), mins(a.1), mins(a.2), mins(a.3))
-            let scales = SIMD4<Float>(a.0.scales[b], a.1.scales[b], a.2.scales[b], a.3.scales[b])
-            acc.addProduct(ints, HalfFloat.load(block, 0) * scales)
-            accMin.addProduct(m, HalfFloat.load(block, 2) * scales)
-        }
-        return acc - accMin
-    }
-
     /// Runs 2p and 2p+1 (p = 0, 1) of half n of a Q6_K block — 64 values — as even/odd lanes of q − 32.
     /// Run k holds low (k < 2) or high nibbles of ql[32(k&1)...] and bits 2k..2k+1 of qh.
     @inline(__always)
@@ -105,31 +78,6 @@ enum KQuantDot {
             total.addProduct(IntegerDot.floatWide(acc.lowHalf &+ acc.highHalf), SIMD8(repeating: a.scales[b] * HalfFloat.load(block, 208)))
         }
         return IntegerDot.sum8(total)
-    }
-
-    static func q6K4(_ w: UnsafeRawPointer, _ a: (ActivationRow, ActivationRow, ActivationRow, ActivationRow), blocks: Int) -> SIMD4<Float> {
-        var t0 = SIMD8<Float>(), t1 = SIMD8<Float>(), t2 = SIMD8<Float>(), t3 = SIMD8<Float>()
-        for b in 0..<blocks {
-            let block = w + 210 * b
-            var acc0 = SIMD16<Int32>(), acc1 = SIMD16<Int32>(), acc2 = SIMD16<Int32>(), acc3 = SIMD16<Int32>()
-            for n in 0..<2 {
-                for p in 0..<2 {
-                    let u = q6KPair(block, half: n, pair: p)
-                    let sc = q6KScales(block, half: n, pair: p)
-                    let off = 256 * b + 128 * n + 64 * p
-                    acc0 &+= IntegerDot.pair(u, a.0.planes + off) &* sc
-                    acc1 &+= IntegerDot.pair(u, a.1.planes + off) &* sc
-                    acc2 &+= IntegerDot.pair(u, a.2.planes + off) &* sc
-                    acc3 &+= IntegerDot.pair(u, a.3.planes + off) &* sc
-                }
-            }
-            let d = HalfFloat.load(block, 208)
-            t0.addProduct(IntegerDot.floatWide(acc0.lowHalf &+ acc0.highHalf), SIMD8(repeating: a.0.scales[b] * d))
-            t1.addProduct(IntegerDot.floatWide(acc1.lowHalf &+ acc1.highHalf), SIMD8(repeating: a.1.scales[b] * d))
-            t2.addProduct(IntegerDot.floatWide(acc2.lowHalf &+ acc2.highHalf), SIMD8(repeating: a.2.scales[b] * d))
-            t3.addProduct(IntegerDot.floatWide(acc3.lowHalf &+ acc3.highHalf), SIMD8(repeating: a.3.scales[b] * d))
-        }
-        return SIMD4(IntegerDot.sum8(t0), IntegerDot.sum8(t1), IntegerDot.sum8(t2), IntegerDot.sum8(t3))
     }
 }
 

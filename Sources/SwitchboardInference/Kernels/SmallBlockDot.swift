@@ -102,37 +102,6 @@ enum SmallBlockDot {
         return SIMD4(IntegerDot.sum8(acc0), IntegerDot.sum8(acc1), IntegerDot.sum8(acc2), IntegerDot.sum8(acc3))
     }
 
-    /// One weight row against eight activation rows (`first` is row 0; rows are `stride` apart).
-    @inline(__always)
-    static func dot8<C: SmallBlockCodec>(_ codec: C.Type, _ w: UnsafeRawPointer, _ a: ActivationBuffer, first t: Int, blocks: Int) -> (SIMD4<Float>, SIMD4<Float>) {
-        let bytes = C.blockBytes
-        let planes = a.planes + t * a.columns, stride = a.columns
-        let scales = a.expandedScales + t * (a.columns / 4), scaleStride = a.columns / 4
-        var acc0 = SIMD8<Float>(), acc1 = SIMD8<Float>(), acc2 = SIMD8<Float>(), acc3 = SIMD8<Float>()
-        var acc4 = SIMD8<Float>(), acc5 = SIMD8<Float>(), acc6 = SIMD8<Float>(), acc7 = SIMD8<Float>()
-        var b = 0
-        while b < blocks {
-            let block = w + b * bytes
-            let u = C.unpack(block)
-            let ws = weightScales(block, bytes)
-            @inline(__always) func term(_ r: Int) -> (SIMD16<Float>, SIMD16<Float>) {
-                let s = UnsafeRawPointer(scales + r * scaleStride + 8 * b).loadUnaligned(as: SIMD16<Float>.self)
-                return (IntegerDot.float(IntegerDot.pair(u, planes + r * stride + 32 * b)), ws * s)
-            }
-            var x = term(0); IntegerDot.accumulate(&acc0, x.0, x.1)
-            x = term(1); IntegerDot.accumulate(&acc1, x.0, x.1)
-            x = term(2); IntegerDot.accumulate(&acc2, x.0, x.1)
-            x = term(3); IntegerDot.accumulate(&acc3, x.0, x.1)
-            x = term(4); IntegerDot.accumulate(&acc4, x.0, x.1)
-            x = term(5); IntegerDot.accumulate(&acc5, x.0, x.1)
-            x = term(6); IntegerDot.accumulate(&acc6, x.0, x.1)
-            x = term(7); IntegerDot.accumulate(&acc7, x.0, x.1)
-            b += 2
-        }
-        return (SIMD4(IntegerDot.sum8(acc0), IntegerDot.sum8(acc1), IntegerDot.sum8(acc2), IntegerDot.sum8(acc3)),
-                SIMD4(IntegerDot.sum8(acc4), IntegerDot.sum8(acc5), IntegerDot.sum8(acc6), IntegerDot.sum8(acc7)))
-    }
-
     /// Two weight rows against one activation row (decode): two independent accumulation chains
     /// interleaved, so the block-by-block fused adds (kept in llama.cpp's order) overlap.
     @inline(__always)
