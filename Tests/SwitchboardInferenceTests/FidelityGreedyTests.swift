@@ -3,9 +3,9 @@ import Testing
 
 /// Greedy decoding (one token per forward pass, as llama.cpp generated the golden ids).
 @Suite(.requiresModel, .serialized) struct FidelityGreedyTests {
-    /// Decodes one token at a time along llama.cpp's greedy continuation: per position, our argmax
-    /// must agree with its greedy choice (a stable rate), and we report how many prompts keep the
-    /// first 16 greedy tokens identical (a chaotic statistic: one near-tie flips a whole prompt).
+    /// Decodes one token at a time along llama.cpp's greedy continuation: per position our argmax
+    /// must agree with its greedy choice, and the first 16 greedy tokens must be identical for at
+    /// least 7 of the 8 prompts (the engine reproduces llama.cpp's kernels bit for bit, so all agree).
     @Test func greedyDecodingAgreesWithLlamaCpp() throws {
         let model = try fidelityModel.get()
         let golden = try GreedyGolden.load()
@@ -26,16 +26,8 @@ import Testing
         let rate = Double(agree) / Double(total)
         print("fidelity: one-token-at-a-time greedy agreement \(agree)/\(total) = \(rate); first-16 identical for \(prefixMatches)/\(golden.cases.count)")
         #expect(total == 512)
-        #expect(rate >= 0.985)
-        #expect(prefixMatches >= 5)
-        // The issue's target (7 of 8 prompts with identical first 16 tokens) is tracked as a known gap:
-        // llama.cpp's own batched pass reproduces its greedy first 16 for only 4 of these 8 prompts.
-        // Prefill matmuls are now bit-identical to the one-token kernels (as llama.cpp's are) and Q8_K
-        // rounding matches llama.cpp's fused nearest_int; the remaining last-bit differences are
-        // listed in Docs/Inference.md ("What still differs").
-        withKnownIssue("greedy first-16 identical for \(prefixMatches)/8, target 7/8", isIntermittent: true) {
-            #expect(prefixMatches >= 7)
-        }
+        #expect(rate >= 0.99)
+        #expect(prefixMatches >= 7)
     }
 
     @Test func generatorGreedyTextMatchesSessionDecoding() async throws {

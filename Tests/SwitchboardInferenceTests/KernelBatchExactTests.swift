@@ -1,9 +1,10 @@
 import Testing
 @testable import SwitchboardInference
 
-/// A batched (prefill) multiply must give, for every activation row, exactly the bits of a one-row
-/// (decode) multiply of that row alone — llama.cpp's batched projections equal its one-token ones,
-/// and the model amplifies a last-bit difference into visible logit changes.
+/// For the 32-value formats a batched (prefill) multiply must give, for every activation row, exactly
+/// the bits of a one-row (decode) multiply of that row alone, as llama.cpp's do (its K-quant paths
+/// differ by batch size: `KernelLlamaOrderTests`); the model amplifies a last-bit difference into
+/// visible logit changes.
 @Suite struct KernelBatchExactTests {
     typealias Rng = KernelDotTests.Rng
 
@@ -55,8 +56,6 @@ import Testing
         }
     }
 
-    @Test func q4_K() throws { try check(.q4_K, columns: 1024) }
-    @Test func q6_K() throws { try check(.q6_K, columns: 2048) }
     @Test func q8_0() throws { try check(.q8_0, columns: 640) }
     @Test func q5_0() throws { try check(.q5_0, columns: 640) }
     @Test func q4_0() throws { try check(.q4_0, columns: 256) }

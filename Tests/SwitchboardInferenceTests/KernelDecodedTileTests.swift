@@ -4,6 +4,7 @@ import Testing
 /// The prefill tiles that run on decoded weight rows (`vpmaddwd`) must give results bit-identical
 /// to the tiles that unpack each block in place — the engine reproduces llama.cpp's dot products
 /// exactly, so "close" is not enough. Random rows plus rows at the formats' extreme magnitudes.
+/// (K-quant tiles are checked against llama.cpp's order directly: `KernelLlamaOrderTests`.)
 @Suite struct KernelDecodedTileTests {
     typealias Rng = KernelDotTests.Rng
 
@@ -57,31 +58,7 @@ import Testing
         }
     }
 
-    func kquant(_ format: WeightFormat, columns: Int) {
-        var rng = Rng(state: 11 &+ UInt64(columns))
-        let rows = 3, count = 8, blocks = columns / 256
-        let w = weights(format, columns: columns, rows: rows, rng: &rng)
-        let act = activations(.q8_K, columns: columns, count: count, rng: &rng)
-        KQuantDecodedRow.withScratch(columns: columns) { scratch in
-            let decoded = scratch[0]
-            w.withUnsafeBytes { raw in
-                for r in 0..<rows {
-                    let row = raw.baseAddress! + r * format.rowBytes(columns: columns)
-                    if format == .q4_K { decoded.decodeQ4K(row, blocks: blocks) } else { decoded.decodeQ6K(row, blocks: blocks) }
-                    for t in stride(from: 0, to: count, by: 4) {
-                        let a = (act.row(t), act.row(t + 1), act.row(t + 2), act.row(t + 3))
-                        let fast = format == .q4_K ? KQuantDot.q4K4(decoded: decoded, a, blocks: blocks) : KQuantDot.q6K4(decoded: decoded, a, blocks: blocks)
-                        let reference = format == .q4_K ? KQuantDot.q4K4(row, a, blocks: blocks) : KQuantDot.q6K4(row, a, blocks: blocks)
-                        for i in 0..<4 { #expect(fast[i].bitPattern == reference[i].bitPattern, "\(format) r\(r) t\(t + i): \(fast[i]) vs \(reference[i])") }
-                    }
-                }
-            }
-        }
-    }
-
     @Test func q5_0() { small(Q5_0Codec.self, .q5_0, columns: 640) }
     @Test func q4_0() { small(Q4_0Codec.self, .q4_0, columns: 256) }
     @Test func q8_0() { small(Q8_0Codec.self, .q8_0, columns: 640) }
-    @Test func q4_K() { kquant(.q4_K, columns: 1024) }
-    @Test func q6_K() { kquant(.q6_K, columns: 2048) }
 }

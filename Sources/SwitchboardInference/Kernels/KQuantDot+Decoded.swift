@@ -1,34 +1,36 @@
 /// Prefill path for K-quant weights, built like `SmallBlockDot+Decoded`: each weight row is decoded
 /// once into Int16 values with the sub-block scales already multiplied in (|q·scale| ≤ 945 for Q4_K,
-/// ≤ 4096 for Q6_K) in the even / negated-odd layout, then multiplied against the activation rows
-/// with `vpmaddwd` (`IntegerDot.pairFloat`). Per-lane sums are accumulated in float, which is exact
-/// here (every partial sum is an integer below 2^24), and turned back into the integers the 1-row
-/// kernels produce, so results are bit-identical to `q4K4` / `q6K4`.
+/// ≤ 8064 for Q6_K) in the even / negated-odd layout, then multiplied against the activation rows
+/// with `vpmaddwd` (`IntegerDot.pairFloat`). Integer sums are carried in float lanes, exact while
+/// below 2^24, and the float arithmetic after them is llama.cpp's: its repacked Q4_K GEMM for Q4_K,
+/// its `vec_dot_q6_K_q8_K` for Q6_K (which it does not repack on x86).
 struct KQuantDecodedRow {
     /// `columns` Int16: per 64 values, 32 even-indexed scaled values then 32 odd-indexed ones negated.
     let values: UnsafeMutablePointer<Int16>
     /// Per block: the weight scale `d`, and for Q4_K `dmin`.
     let d: UnsafeMutablePointer<Float>
     let dmin: UnsafeMutablePointer<Float>
-    /// Q4_K only: per block the eight 6-bit mins.
+    /// Per block, 64 bytes: Q4_K's eight 6-bit mins, or Q6_K's sixteen scales (for the offsets).
     let mins: UnsafeMutablePointer<SIMD8<Int32>>
+    let scales: UnsafeMutablePointer<SIMD16<Int32>>
 
     /// Runs `body` with `rows` decoded rows in one 64-byte-aligned stack allocation.
     static func withScratch(columns: Int, rows: Int = 1, _ body: (KQuantDecodedRows) -> Void) {
-        let blocks = columns / 256, rowBytes = (columns * 2 + blocks * 40 + 63) & ~63
+        let blocks = columns / 256, rowBytes = (columns * 2 + blocks * 72 + 63) & ~63
         withUnsafeTemporaryAllocation(byteCount: rows * rowBytes, alignment: 64) { raw in
             guard let base = raw.baseAddress else { return }
             body(KQuantDecodedRows(base: base, count: rows, rowBytes: rowBytes, columns: columns))
         }
     }
 
-    /// A row laid out at `base`: values, mins (Q4_K), d, dmin.
+    /// A row laid out at `base`: values, per-block mins or scales (64 bytes each), d, dmin.
     init(base: UnsafeMutableRawPointer, columns: Int) {
         let blocks = columns / 256
         values = base.bindMemory(to: Int16.self, capacity: columns)
-        mins = (base + columns * 2).bindMemory(to: SIMD8<Int32>.self, capacity: blocks)
-        d = (base + columns * 2 + blocks * 32).bindMemory(to: Float.self, capacity: blocks)
-        dmin = (base + columns * 2 + blocks * 36).bindMemory(to: Float.self, capacity: blocks)
+        scales = (base + columns * 2).bindMemory(to: SIMD16<Int32>.self, capacity: blocks)
+        mins = UnsafeMutableRawPointer(scales).bindMemory(to: SIMD8<Int32>.self, capacity: 2 * blocks)
+        d = (base + columns * 2 + blocks * 64).bindMemory(to: Float.self, capacity: blocks)
+        dmin = (base + columns * 2 + blocks * 68).bindMemory(to: Float.self, capacity: blocks)
     }
 
     /// Stores even lanes × `scale` and −(odd lanes × `scale`) at `out`.
@@ -56,19 +58,22 @@ struct KQuantDecodedRow {
             }
             d[b] = HalfFloat.load(block, 0)
             dmin[b] = HalfFloat.load(block, 2)
-            mins[b] = sm.mins
+            mins[2 * b] = sm.mins
         }
     }
 
-    func decodeQ6K(_ w: UnsafeRawPointer, blocks: Int) {
+    /// `signed`: q − 32 (the slab order needs only each block's total), else the unsigned q whose
+    /// lane sums `q6K4` corrects with llama.cpp's per-lane offsets.
+    func decodeQ6K(_ w: UnsafeRawPointer, blocks: Int, signed: Bool) {
         for b in 0..<blocks {
             let block = w + 210 * b
             for n in 0..<2 {
                 for p in 0..<2 {
                     let scale = KQuantDecodedRow.doubled(KQuantDot.q6KScales(block, half: n, pair: p))
-                    KQuantDecodedRow.store(KQuantDot.q6KPair(block, half: n, pair: p), scale: scale, values + 256 * b + 128 * n + 64 * p)
+                    KQuantDecodedRow.store(KQuantDot.q6KPair(block, half: n, pair: p, offset: signed ? 32 : 0), scale: scale, values + 256 * b + 128 * n + 64 * p)
                 }
             }
+            scales[b] = KQuantDot.q6KAllScales(block)
             d[b] = HalfFloat.load(block, 208)
         }
     }
@@ -87,40 +92,48 @@ struct KQuantDecodedRows {
 }
 
 extension KQuantDot {
-    /// Exact Float → Int32 for integral |x| < 2^22.
+    /// The lane sums [Σa, Σb, Σc, Σd], folded through 256- and 128-bit halves, which LLVM lowers to a
+    /// few lane shuffles (in integers; float lanes it splits into 128-bit pieces).
     @inline(__always)
-    static func int(_ v: SIMD16<Float>) -> SIMD16<Int32> {
-        unsafeBitCast(v + 12_582_912, to: SIMD16<Int32>.self) &- 0x4B40_0000
+    static func sums(_ a: SIMD16<Int32>, _ b: SIMD16<Int32>, _ c: SIMD16<Int32>, _ d: SIMD16<Int32>) -> SIMD4<Int32> {
+        let ab = SIMD16(lowHalf: a.lowHalf &+ a.highHalf, highHalf: b.lowHalf &+ b.highHalf)
+        let cd = SIMD16(lowHalf: c.lowHalf &+ c.highHalf, highHalf: d.lowHalf &+ d.highHalf)
+        let e = SIMD16(lowHalf: SIMD8(lowHalf: ab.lowHalf.lowHalf, highHalf: ab.highHalf.lowHalf), highHalf: SIMD8(lowHalf: cd.lowHalf.lowHalf, highHalf: cd.highHalf.lowHalf))
+        let f = SIMD16(lowHalf: SIMD8(lowHalf: ab.lowHalf.highHalf, highHalf: ab.highHalf.highHalf), highHalf: SIMD8(lowHalf: cd.lowHalf.highHalf, highHalf: cd.highHalf.highHalf))
+        let g = e &+ f
+        let h = g &+ SIMD16(g[2], g[3], g[0], g[1], g[6], g[7], g[4], g[5], g[10], g[11], g[8], g[9], g[14], g[15], g[12], g[13])
+        return SIMD4(h[0], h[4], h[8], h[12]) &+ SIMD4(h[1], h[5], h[9], h[13])
     }
 
-    /// `q4K4` from a decoded row.
+    /// Q4_K against four activation rows as llama.cpp's repacked `gemm_q4_K_8x8_q8_K` computes it:
+    /// per pair of sub-blocks (64 values) the scaled integer sum and the mins term each enter their
+    /// accumulator with one fused multiply-add by `d·d_a` / `dmin·d_a`; the result is acc − accMin.
     static func q4K4(decoded w: KQuantDecodedRow, _ a: (ActivationRow, ActivationRow, ActivationRow, ActivationRow), blocks: Int) -> SIMD4<Float> {
         var acc = SIMD4<Float>(), accMin = SIMD4<Float>()
         for b in 0..<blocks {
-            var f0 = SIMD16<Float>(), f1 = SIMD16<Float>(), f2 = SIMD16<Float>(), f3 = SIMD16<Float>()
+            let da = SIMD4<Float>(a.0.scales[b], a.1.scales[b], a.2.scales[b], a.3.scales[b])
+            let scale = w.d[b] * da, scaleMin = w.dmin[b] * da
+            let mn = w.mins[2 * b]
+            @inline(__always) func mins(_ r: ActivationRow) -> SIMD4<Int32> {
+                let p = UnsafeRawPointer(r.groupSums + 8 * b).loadUnaligned(as: SIMD8<Int32>.self) &* mn
+                return p.evenHalf &+ p.oddHalf
+            }
+            let m0 = mins(a.0), m1 = mins(a.1), m2 = mins(a.2), m3 = mins(a.3)
             for c in 0..<4 {
                 let off = 256 * b + 64 * c
                 let v = w.values + off
-                f0 += IntegerDot.pairFloat(v, a.0.planes + off)
-                f1 += IntegerDot.pairFloat(v, a.1.planes + off)
-                f2 += IntegerDot.pairFloat(v, a.2.planes + off)
-                f3 += IntegerDot.pairFloat(v, a.3.planes + off)
+                let ints = sums(IntegerDot.pairInt(v, a.0.planes + off), IntegerDot.pairInt(v, a.1.planes + off),
+                                IntegerDot.pairInt(v, a.2.planes + off), IntegerDot.pairInt(v, a.3.planes + off))
+                acc.addProduct(SIMD4<Float>(ints), scale)
+                accMin.addProduct(SIMD4<Float>(SIMD4<Int32>(m0[c], m1[c], m2[c], m3[c])), scaleMin)
             }
-            let mn = w.mins[b]
-            func mins(_ r: ActivationRow) -> Float {
-                Float((UnsafeRawPointer(r.groupSums + 8 * b).loadUnaligned(as: SIMD8<Int32>.self) &* mn).wrappedSumTree)
-            }
-            let ints = SIMD4<Float>(Float(int(f0).wrappedSumTree), Float(int(f1).wrappedSumTree), Float(int(f2).wrappedSumTree), Float(int(f3).wrappedSumTree))
-            let m = SIMD4<Float>(mins(a.0), mins(a.1), mins(a.2), mins(a.3))
-            let scales = SIMD4<Float>(a.0.scales[b], a.1.scales[b], a.2.scales[b], a.3.scales[b])
-            acc.addProduct(ints, w.d[b] * scales)
-            accMin.addProduct(m, w.dmin[b] * scales)
         }
         return acc - accMin
     }
 
-    /// `q6K4` from a decoded row: the 8-lane sums (low + high half of the 16 lanes) are below 2^24,
-    /// so the float sums are the exact values `floatWide` produces.
+    /// `q6K` for four activation rows from a decoded row. The 16-lane sums (16 values each) are
+    /// below 2^24; their 8-lane folds almost always are too — when one is not, that block is redone
+    /// in integers, so the result is `q6K`'s bit for bit either way.
     static func q6K4(decoded w: KQuantDecodedRow, _ a: (ActivationRow, ActivationRow, ActivationRow, ActivationRow), blocks: Int) -> SIMD4<Float> {
         var t0 = SIMD8<Float>(), t1 = SIMD8<Float>(), t2 = SIMD8<Float>(), t3 = SIMD8<Float>()
         for b in 0..<blocks {
@@ -133,12 +146,43 @@ extension KQuantDot {
                 f2 += IntegerDot.pairFloat(v, a.2.planes + off)
                 f3 += IntegerDot.pairFloat(v, a.3.planes + off)
             }
-            let d = w.d[b]
-            t0.addProduct(f0.lowHalf + f0.highHalf, SIMD8(repeating: a.0.scales[b] * d))
-            t1.addProduct(f1.lowHalf + f1.highHalf, SIMD8(repeating: a.1.scales[b] * d))
-            t2.addProduct(f2.lowHalf + f2.highHalf, SIMD8(repeating: a.2.scales[b] * d))
-            t3.addProduct(f3.lowHalf + f3.highHalf, SIMD8(repeating: a.3.scales[b] * d))
+            let d = w.d[b], sc = w.scales[b]
+            @inline(__always) func lanes(_ f: SIMD16<Float>, _ r: ActivationRow) -> SIMD8<Float> {
+                let folded = f.lowHalf + f.highHalf
+                let offsets = q6KOffsets(sc, r.sixteenSums + 16 * b)
+                // Exact fold: one rounding of the exact lane value, as `vcvtdq2ps` does.
+                let limit = SIMD8<Float>(repeating: 16_777_216)
+                guard any((folded .>= limit) .| (folded .<= -limit)) else { return folded - SIMD8<Float>(offsets) }
+                var exact = SIMD16<Int32>()
+                for c in 0..<4 { exact &+= IntegerDot.pairInt(w.values + 256 * b + 64 * c, r.planes + 256 * b + 64 * c) }
+                return SIMD8<Float>(exact.lowHalf &+ exact.highHalf &- offsets)
+            }
+            t0.addProduct(lanes(f0, a.0), SIMD8(repeating: a.0.scales[b] * d))
+            t1.addProduct(lanes(f1, a.1), SIMD8(repeating: a.1.scales[b] * d))
+            t2.addProduct(lanes(f2, a.2), SIMD8(repeating: a.2.scales[b] * d))
+            t3.addProduct(lanes(f3, a.3), SIMD8(repeating: a.3.scales[b] * d))
         }
         return SIMD4(IntegerDot.sum8(t0), IntegerDot.sum8(t1), IntegerDot.sum8(t2), IntegerDot.sum8(t3))
+    }
+
+    /// `q6KSlab` for four activation rows from a row decoded `signed`: the block total is the same
+    /// integer however the −32 is spread. Per pair of chunks the float lanes hold integers below
+    /// 2^22 (|q − 32|·|scale|·127·8), converted exactly, then totalled in integers.
+    static func q6K4Slab(decoded w: KQuantDecodedRow, _ a: (ActivationRow, ActivationRow, ActivationRow, ActivationRow), blocks: Int) -> SIMD4<Float> {
+        var total = SIMD4<Float>()
+        for b in 0..<blocks {
+            @inline(__always) func exact(_ r: ActivationRow) -> Int32 {
+                let off = 256 * b, v = w.values + off, p = r.planes + off
+                let first = IntegerDot.pairFloat(v, p) + IntegerDot.pairFloat(v + 64, p + 64)
+                let second = IntegerDot.pairFloat(v + 128, p + 128) + IntegerDot.pairFloat(v + 192, p + 192)
+                let lanes = (unsafeBitCast(first + 12_582_912, to: SIMD16<Int32>.self) &- 0x4B40_0000)
+                    &+ (unsafeBitCast(second + 12_582_912, to: SIMD16<Int32>.self) &- 0x4B40_0000)
+                return lanes.wrappedSum()
+            }
+            let ints = SIMD4<Int32>(exact(a.0), exact(a.1), exact(a.2), exact(a.3))
+            let x = SIMD4<Float>(ints) * w.d[b]
+            total.addProduct(x, SIMD4<Float>(a.0.scales[b], a.1.scales[b], a.2.scales[b], a.3.scales[b]))
+        }
+        return total
     }
 }

@@ -18,8 +18,12 @@ struct WeightMatrix {
 
 /// Matrix × activations products. `input` holds `count` f32 rows (stride `columns`), already
 /// quantized into `quantized` for integer formats; results go to `out[t * outStride + r]`.
+///
+/// Every result is bit-identical to llama.cpp's (x86, AVX-512) for the same batch, whose kernels
+/// pick their float order by batch size: `count` rows here may be a slice of a `batch`-row batch
+/// (nil: the slice is the batch), starting at a multiple of 4 rows.
 enum MatMul {
-    static func multiply(_ w: WeightMatrix, input: UnsafePointer<Float>, quantized: ActivationBuffer?, count: Int, rows: Range<Int>, out: UnsafeMutablePointer<Float>, outStride: Int) {
+    static func multiply(_ w: WeightMatrix, input: UnsafePointer<Float>, quantized: ActivationBuffer?, count: Int, batch: Int? = nil, rows: Range<Int>, out: UnsafeMutablePointer<Float>, outStride: Int) {
         guard let q = quantized, w.format.activationKind != nil else {
             floatRows(w, input: input, count: count, rows: rows, out: out, outStride: outStride)
             return
@@ -29,7 +33,9 @@ enum MatMul {
         case .q4_0: small(Q4_0Codec.self, w, q, count: count, rows: rows, out: out, outStride: outStride)
         case .q5_0: small(Q5_0Codec.self, w, q, count: count, rows: rows, out: out, outStride: outStride)
         case .q4_K: kquant(KQuantDot.q4K, { $0.decodeQ4K($1, blocks: $2) }, KQuantDot.q4K4(decoded:_:blocks:), w, q, count: count, rows: rows, out: out, outStride: outStride)
-        case .q6_K: kquant(KQuantDot.q6K, { $0.decodeQ6K($1, blocks: $2) }, KQuantDot.q6K4(decoded:_:blocks:), w, q, count: count, rows: rows, out: out, outStride: outStride)
+        case .q6_K where KQuantDot.q6KUsesSlabOrder(batch: batch ?? count):
+            kquant(KQuantDot.q6KSlab, { $0.decodeQ6K($1, blocks: $2, signed: true) }, KQuantDot.q6K4Slab(decoded:_:blocks:), w, q, count: count, rows: rows, out: out, outStride: outStride)
+        case .q6_K: kquant(KQuantDot.q6K, { $0.decodeQ6K($1, blocks: $2, signed: false) }, KQuantDot.q6K4(decoded:_:blocks:), w, q, count: count, rows: rows, out: out, outStride: outStride)
         case .f32, .f16, .bf16: floatRows(w, input: input, count: count, rows: rows, out: out, outStride: outStride)
         }
     }

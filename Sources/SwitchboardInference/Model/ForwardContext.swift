@@ -72,8 +72,9 @@ final class ForwardContext {
     deinit { norms.deallocate(); geluTable.deallocate() }
 
     /// out_j = W_j · input for every pair, sharing one quantization of `input` (`count` rows of
-    /// W.columns floats); outputs have row stride W.rows. Rows are split across the workers.
-    func multiply(_ pairs: [(WeightMatrix, UnsafeMutablePointer<Float>)], input: UnsafePointer<Float>, count: Int) {
+    /// W.columns floats, part of a `batch`-row llama.cpp batch); outputs have row stride W.rows.
+    /// Rows are split across the workers.
+    func multiply(_ pairs: [(WeightMatrix, UnsafeMutablePointer<Float>)], input: UnsafePointer<Float>, count: Int, batch: Int? = nil) {
         guard let first = pairs.first else { return }
         let columns = first.0.columns
         let quantized = first.0.format.activationKind.flatMap { scratch.activations(kind: $0, columns: columns) }
@@ -99,7 +100,7 @@ final class ForwardContext {
             let rows = lower..<min(w.rows, lower + rowsPerChunk[p])
             // A matrix needing a different activation kind than the first (mixed types) takes the float path.
             let act = w.format.activationKind == kind ? quantized : nil
-            MatMul.multiply(w, input: input, quantized: act, count: count, rows: rows, out: out, outStride: w.rows)
+            MatMul.multiply(w, input: input, quantized: act, count: count, batch: batch, rows: rows, out: out, outStride: w.rows)
         }
     }
 }

@@ -45,8 +45,9 @@ struct Gemma3Weights: Sendable {
 /// The Gemma 3 forward pass over a batch of consecutive positions.
 enum Gemma3 {
     /// Runs `count` tokens starting at `start`, writes their keys/values to the cache, and calls
-    /// `onLogits(row, logits)` for every row in `logitsFrom..<count` (in order).
-    static func forward(_ c: ForwardContext, tokens: UnsafePointer<Int32>, count n: Int, start: Int,
+    /// `onLogits(row, logits)` for every row in `logitsFrom..<count` (in order). `batch`: the size of
+    /// the llama.cpp batch these rows belong to (the kernels follow its float order for that size).
+    static func forward(_ c: ForwardContext, tokens: UnsafePointer<Int32>, count n: Int, batch: Int, start: Int,
                         logitsFrom: Int, onLogits: (Int, UnsafeMutablePointer<Float>) -> Void) {
         let a = c.architecture, s = c.scratch, d = a.embeddingLength
         let scale = Float(d).squareRoot()
@@ -55,7 +56,7 @@ enum Gemma3 {
             for i in 0..<d { s.x[t * d + i] *= scale }
         }
         for il in 0..<a.blockCount {
-            layer(c, il, count: n, start: start)
+            layer(c, il, count: n, batch: batch, start: start)
         }
         // Final norm and logits for the requested rows, in tiles that fit the logits buffer.
         var row = logitsFrom
@@ -70,14 +71,14 @@ enum Gemma3 {
         }
     }
 
-    static func layer(_ c: ForwardContext, _ il: Int, count n: Int, start: Int) {
+    static func layer(_ c: ForwardContext, _ il: Int, count n: Int, batch: Int, start: Int) {
         let a = c.architecture, s = c.scratch, w = c.weights.layers[il]
         let d = a.embeddingLength, hk = a.keyLength, qw = a.queryLength, kvw = a.headCountKV * hk
         // Per-token work is spread over the pool too (a serial part idles the other core).
         c.pool.run(chunks: n) { t, _ in
             VectorMath.rmsNorm(s.x + t * d, weight: w.attnNorm, eps: a.rmsEpsilon, count: d, into: s.normed + t * d)
         }
-        c.multiply([(w.q, s.q), (w.k, s.k), (w.v, s.v)], input: s.normed, count: n)
+        c.multiply([(w.q, s.q), (w.k, s.k), (w.v, s.v)], input: s.normed, count: n, batch: batch)
         let local = a.isSlidingWindow(layer: il)
         let rope = local ? c.ropeLocal : c.ropeGlobal
         let queryScale = 1 / Float(hk).squareRoot()
@@ -91,15 +92,15 @@ enum Gemma3 {
             for i in 0..<qw { q[i] = Float(Float16(q[i] * queryScale)) }
             c.cache.store(layer: il, position: start + t, key: k, value: s.v + t * kvw)
         }
-        attention(c, il, count: n, start: start, window: local ? a.slidingWindow : 0)
-        c.multiply([(w.output, s.projected)], input: s.attention, count: n)
+        attention(c, il, count: n, batch: batch, start: start, window: local ? a.slidingWindow : 0)
+        c.multiply([(w.output, s.projected)], input: s.attention, count: n, batch: batch)
         c.pool.run(chunks: n) { t, _ in
             let x = s.x + t * d, p = s.projected + t * d
             VectorMath.rmsNorm(p, weight: w.postAttentionNorm, eps: a.rmsEpsilon, count: d, into: p)
             for i in 0..<d { x[i] += p[i] }
             VectorMath.rmsNorm(x, weight: w.ffnNorm, eps: a.rmsEpsilon, count: d, into: s.normed + t * d)
         }
-        c.multiply([(w.gate, s.gate), (w.up, s.up)], input: s.normed, count: n)
+        c.multiply([(w.gate, s.gate), (w.up, s.up)], input: s.normed, count: n, batch: batch)
         let ff = a.feedForwardLength, table = c.geluTable
         let parts = max(1, n * ff / 4096)
         c.pool.run(chunks: parts) { part, _ in
@@ -107,7 +108,7 @@ enum Gemma3 {
                 s.gate[i] = VectorMath.gatedGelu(s.gate[i], s.up[i], table: table)
             }
         }
-        c.multiply([(w.down, s.projected)], input: s.gate, count: n)
+        c.multiply([(w.down, s.projected)], input: s.gate, count: n, batch: batch)
         c.pool.run(chunks: n) { t, _ in
             let x = s.x + t * d, p = s.projected + t * d
             VectorMath.rmsNorm(p, weight: w.postFFNNorm, eps: a.rmsEpsilon, count: d, into: p)
@@ -116,7 +117,7 @@ enum Gemma3 {
     }
 
     /// Every (token, head) pair is independent once the batch's keys/values are cached.
-    static func attention(_ c: ForwardContext, _ il: Int, count n: Int, start: Int, window: Int) {
+    static func attention(_ c: ForwardContext, _ il: Int, count n: Int, batch: Int, start: Int, window: Int) {
         let a = c.architecture, s = c.scratch, hk = a.keyLength
         let group = a.headCount / a.headCountKV
         let layer = c.cache.layers[il], width = c.cache.width
@@ -124,7 +125,7 @@ enum Gemma3 {
             let t = item / a.headCount, h = item % a.headCount
             let out = s.attention + t * a.queryLength + h * hk
             Attention.head(query: s.q + t * a.queryLength + h * hk, layer: layer, width: width, kvHead: h / group,
-                           headLength: hk, position: start + t, window: window, singleToken: n == 1,
+                           headLength: hk, position: start + t, window: window, singleToken: batch == 1,
                            scores: s.scores + worker * s.scoreCapacity, output: out)
         }
     }

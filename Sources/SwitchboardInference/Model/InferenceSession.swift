@@ -4,8 +4,10 @@ public final class InferenceSession {
     public let model: LanguageModel
     /// Most tokens this session can hold (prompt + generated).
     public let contextLength: Int
-    /// Tokens prefilled in each forward batch.
+    /// Tokens per prefill batch, as llama.cpp's `n_batch`: results equal llama.cpp's for the same
+    /// batches. Computed in slices of at most `sliceSize` rows, which keeps activations in cache.
     public let batchSize: Int
+    let sliceSize: Int
     /// Tokens currently in the cache.
     public private(set) var position = 0
     let context: ForwardContext
@@ -13,12 +15,14 @@ public final class InferenceSession {
     /// - Parameters:
     ///   - contextLength: defaults to the model's; larger values are clamped to it.
     ///   - threads: worker threads for the kernels (default 2).
-    ///   - batchSize: tokens per prefill batch (default 64).
-    public init(model: LanguageModel, contextLength: Int? = nil, threads: Int = 2, batchSize: Int = 64) {
+    ///   - batchSize: tokens per prefill batch (default 512, llama.cpp's: its kernels pick their
+    ///     float order by batch size, and the engine follows them batch for batch).
+    public init(model: LanguageModel, contextLength: Int? = nil, threads: Int = 2, batchSize: Int = 512) {
         self.model = model
         self.contextLength = max(1, min(contextLength ?? model.contextLength, model.contextLength))
         self.batchSize = max(1, batchSize)
-        context = ForwardContext(model: model, contextLength: self.contextLength, batch: self.batchSize, threads: threads)
+        sliceSize = min(self.batchSize, 64)
+        context = ForwardContext(model: model, contextLength: self.contextLength, batch: sliceSize, threads: threads)
     }
 
     /// Forgets every cached position.
@@ -47,23 +51,28 @@ public final class InferenceSession {
         }
     }
 
-    /// Runs `ids` through the model in batches; `onLogits(index in ids, logits)` for the last token,
-    /// or for every token when `logitsForAll`.
+    /// Runs `ids` through the model in batches of `batchSize` (each in slices); `onLogits(index in
+    /// ids, logits)` for the last token, or for every token when `logitsForAll`.
     func run(_ ids: [Int32], logitsForAll: Bool, onLogits: (Int, UnsafeMutableBufferPointer<Float>) -> Void) {
         let vocabulary = context.weights.output.rows
         ids.withUnsafeBufferPointer { buffer in
             guard let base = buffer.baseAddress else { return }
             var done = 0
             while done < ids.count {
-                let n = min(batchSize, ids.count - done)
-                let isLast = done + n == ids.count
-                let from = logitsForAll ? 0 : (isLast ? n - 1 : n)
-                let offset = done
-                Gemma3.forward(context, tokens: base + done, count: n, start: position, logitsFrom: from) { row, logits in
-                    onLogits(offset + row, UnsafeMutableBufferPointer(start: logits, count: vocabulary))
+                let batch = min(batchSize, ids.count - done)
+                var inBatch = 0
+                while inBatch < batch {
+                    let n = min(sliceSize, batch - inBatch)
+                    let isLast = done + n == ids.count
+                    let from = logitsForAll ? 0 : (isLast ? n - 1 : n)
+                    let offset = done
+                    Gemma3.forward(context, tokens: base + done, count: n, batch: batch, start: position, logitsFrom: from) { row, logits in
+                        onLogits(offset + row, UnsafeMutableBufferPointer(start: logits, count: vocabulary))
+                    }
+                    position += n
+                    done += n
+                    inBatch += n
                 }
-                position += n
-                done += n
             }
         }
     }

@@ -24,6 +24,8 @@ final class ActivationBuffer {
     let scales: UnsafeMutablePointer<Float>
     /// Q8_K only: the sum of each 32-value group's quants (for the K-quant mins term).
     let groupSums: UnsafeMutablePointer<Int32>
+    /// Q8_K only: the sum of each 16-value group's quants (ggml's `bsums`, for Q6_K's −32 offset).
+    let sixteenSums: UnsafeMutablePointer<Int32>
     /// Q8_0 only: each block's scale repeated 8 times (one 512-bit load per pair of blocks).
     let expandedScales: UnsafeMutablePointer<Float>
 
@@ -34,11 +36,12 @@ final class ActivationBuffer {
         planes = .allocate(capacity: capacity * columns)
         scales = .allocate(capacity: capacity * columns / kind.blockSize)
         groupSums = .allocate(capacity: capacity * columns / 32)
+        sixteenSums = .allocate(capacity: capacity * columns / 16)
         expandedScales = .allocate(capacity: capacity * columns / 32 * 8)
     }
 
     deinit {
-        planes.deallocate(); scales.deallocate(); groupSums.deallocate(); expandedScales.deallocate()
+        planes.deallocate(); scales.deallocate(); groupSums.deallocate(); sixteenSums.deallocate(); expandedScales.deallocate()
     }
 
     var blocksPerRow: Int { columns / kind.blockSize }
@@ -46,7 +49,7 @@ final class ActivationBuffer {
     @inline(__always)
     func row(_ index: Int) -> ActivationRow {
         ActivationRow(planes: planes + index * columns, scales: scales + index * blocksPerRow, groupSums: groupSums + index * (columns / 32),
-                      expandedScales: expandedScales + index * (columns / 32) * 8)
+                      sixteenSums: sixteenSums + index * (columns / 16), expandedScales: expandedScales + index * (columns / 32) * 8)
     }
 
     /// Quantizes one row of `columns` floats into row `index`.
@@ -59,14 +62,7 @@ final class ActivationBuffer {
 
     /// Quantizes `count` rows of `columns` floats (row stride `stride`).
     func quantize(_ input: UnsafePointer<Float>, rows count: Int, stride: Int) {
-        for r in 0..<count {
-            let x = input + r * stride
-            let out = row(r)
-            switch kind {
-            case .q8_0: ActivationQuantizer.q8_0(x, columns: columns, into: out)
-            case .q8_K: ActivationQuantizer.q8_K(x, columns: columns, into: out)
-            }
-        }
+        for r in 0..<count { quantizeRow(r, input + r * stride) }
     }
 }
 
@@ -75,6 +71,7 @@ struct ActivationRow {
     let planes: UnsafeMutablePointer<Int16>
     let scales: UnsafeMutablePointer<Float>
     let groupSums: UnsafeMutablePointer<Int32>
+    let sixteenSums: UnsafeMutablePointer<Int32>
     let expandedScales: UnsafeMutablePointer<Float>
 }
 
@@ -101,25 +98,29 @@ enum ActivationQuantizer {
     }
 
     /// `quantize_row_q8_K_ref`: scale from the signed value of largest magnitude, q clamped to 127.
-    /// Its `nearest_int(iscale * x)` (add 1.5·2^23, keep the mantissa) is contracted into one fused
-    /// multiply-add by llama.cpp's native build, so the product is rounded once, to an integer: on a
-    /// product that lands within half an ulp of .5 this differs from rounding it to float first.
+    /// `nearest_int(iscale * x)` rounds twice — the product to float, then to the nearest integer
+    /// (ties to even) — as llama.cpp's build computes it (its base library is compiled without FMA,
+    /// and its AVX2 4-row quantizer multiplies, then rounds); a fused rounding differs when the
+    /// product lands within half an ulp of a .5. The AVX2 quantizer takes the scale's sign from
+    /// whether a positive value reaches the largest magnitude; with both signs present that negates
+    /// q and d together, which leaves every product q·d — and so every dot product — bit-identical.
     static func q8_K(_ x: UnsafePointer<Float>, columns: Int, into out: ActivationRow) {
         for b in 0..<columns / 256 {
             let xb = x + 256 * b
             var amax: Float = 0, maxValue: Float = 0
             for j in 0..<256 where abs(xb[j]) > amax { amax = abs(xb[j]); maxValue = xb[j] }
             let iscale: Float = maxValue == 0 ? 0 : -127 / maxValue
-            for g in 0..<8 {
-                let chunk = out.planes + 256 * b + 64 * (g >> 1), first = 32 * (g & 1)
+            for g in 0..<16 {
+                let chunk = out.planes + 256 * b + 64 * (g >> 2), first = 16 * (g & 3)
                 var sum: Int32 = 0
-                for j in 0..<32 {
-                    let v = maxValue == 0 ? 0 : min(127, Int16(Float(12_582_912).addingProduct(iscale, xb[32 * g + j]) - 12_582_912))
+                for j in 0..<16 {
+                    let v = maxValue == 0 ? 0 : min(127, Int16((iscale * xb[16 * g + j]).rounded(.toNearestOrEven)))
                     chunk[slot(first + j)] = v
                     sum += Int32(v)
                 }
-                out.groupSums[8 * b + g] = sum
+                out.sixteenSums[16 * b + g] = sum
             }
+            for g in 0..<8 { out.groupSums[8 * b + g] = out.sixteenSums[16 * b + 2 * g] + out.sixteenSums[16 * b + 2 * g + 1] }
             out.scales[b] = maxValue == 0 ? 0 : 1 / iscale
         }
     }
