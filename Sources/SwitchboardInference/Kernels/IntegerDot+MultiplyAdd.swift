@@ -30,10 +30,7 @@ extension IntegerDot {
     /// (64 Int16 at `w`): two `vpmaddwd`, one `vpsubd`, then the exact magic-number conversion.
     @inline(__always)
     static func pairFloat(_ w: UnsafePointer<Int16>, _ a: UnsafePointer<Int16>) -> SIMD16<Float> {
-        let raw = UnsafeRawPointer(a), weights = UnsafeRawPointer(w)
-        let m0 = multiplyAdd(weights.loadUnaligned(as: SIMD32<Int16>.self), raw.loadUnaligned(as: SIMD32<Int16>.self))
-        let m1 = multiplyAdd(weights.loadUnaligned(fromByteOffset: 64, as: SIMD32<Int16>.self), raw.loadUnaligned(fromByteOffset: 64, as: SIMD32<Int16>.self))
-        return unsafeBitCast((m0 &- m1) &+ 0x4B40_0000, to: SIMD16<Float>.self) - 12_582_912
+        float(pairInt(w, a))
     }
 
     /// `pairFloat` before the conversion: exact Int32 lane sums.

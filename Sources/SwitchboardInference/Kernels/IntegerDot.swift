@@ -54,6 +54,12 @@ enum IntegerDot {
         unsafeBitCast(v &+ 0x4B40_0000, to: SIMD16<Float>.self) - 12_582_912
     }
 
+    /// Exact Float → Int32 for integral |x| < 2^22 (the inverse of `float`).
+    @inline(__always)
+    static func int(_ v: SIMD16<Float>) -> SIMD16<Int32> {
+        unsafeBitCast(v + 12_582_912, to: SIMD16<Int32>.self) &- 0x4B40_0000
+    }
+
     /// Exact Int32 → Float for any Int32 (rounded once, like `vcvtdq2ps`): high and low 16 bits
     /// converted exactly, then one rounding add.
     @inline(__always)

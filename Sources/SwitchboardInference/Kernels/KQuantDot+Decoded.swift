@@ -175,9 +175,7 @@ extension KQuantDot {
                 let off = 256 * b, v = w.values + off, p = r.planes + off
                 let first = IntegerDot.pairFloat(v, p) + IntegerDot.pairFloat(v + 64, p + 64)
                 let second = IntegerDot.pairFloat(v + 128, p + 128) + IntegerDot.pairFloat(v + 192, p + 192)
-                let lanes = (unsafeBitCast(first + 12_582_912, to: SIMD16<Int32>.self) &- 0x4B40_0000)
-                    &+ (unsafeBitCast(second + 12_582_912, to: SIMD16<Int32>.self) &- 0x4B40_0000)
-                return lanes.wrappedSum()
+                return (IntegerDot.int(first) &+ IntegerDot.int(second)).wrappedSum()
             }
             let ints = SIMD4<Int32>(exact(a.0), exact(a.1), exact(a.2), exact(a.3))
             let x = SIMD4<Float>(ints) * w.d[b]
