@@ -13,7 +13,7 @@ enum Prefetch {
         var offset = 0
         while offset < count {
             llvmPrefetch(address + offset, 0, 3, 1)
-            offset += 64
+            offset &+= 64
         }
         llvmPrefetch(address + (count - 1), 0, 3, 1)
     }

@@ -2,34 +2,63 @@
 /// format (a runtime switch inside the block loop costs registers and branches).
 protocol SmallBlockCodec {
     static var blockBytes: Int { get }
-    /// Blocks `b` and `b + 1` starting at `block` as even/odd Int16 lanes.
-    static func unpack(_ block: UnsafeRawPointer) -> (SIMD32<Int16>, SIMD32<Int16>)
+    /// Two blocks (anywhere: the next block, or the same block of another row) as even/odd Int16
+    /// lanes, `first` in lanes 0..<16 and `second` in lanes 16..<32 of each.
+    static func unpack(_ first: UnsafeRawPointer, _ second: UnsafeRawPointer) -> (SIMD32<Int16>, SIMD32<Int16>)
+    /// `unpack` for the same block of two rows in the decode loop (`SmallBlockDot.dotRowPair`).
+    static func unpackRows(_ first: UnsafeRawPointer, _ second: UnsafeRawPointer, _ shifts: UnpackShifts) -> (SIMD32<Int16>, SIMD32<Int16>)
+}
+
+extension SmallBlockCodec {
+    @inline(__always)
+    static func unpackRows(_ first: UnsafeRawPointer, _ second: UnsafeRawPointer, _ shifts: UnpackShifts) -> (SIMD32<Int16>, SIMD32<Int16>) { unpack(first, second) }
+
+    /// Blocks `b` and `b + 1` starting at `block`.
+    @inline(__always)
+    static func unpack(_ block: UnsafeRawPointer) -> (SIMD32<Int16>, SIMD32<Int16>) { unpack(block, block + blockBytes) }
 }
 
 enum Q8_0Codec: SmallBlockCodec {
     static var blockBytes: Int { 34 }
     @inline(__always)
-    static func unpack(_ block: UnsafeRawPointer) -> (SIMD32<Int16>, SIMD32<Int16>) {
-        IntegerDot.splitSigned(SIMD16(lowHalf: block.loadUnaligned(fromByteOffset: 2, as: SIMD8<UInt32>.self),
-                                      highHalf: block.loadUnaligned(fromByteOffset: 36, as: SIMD8<UInt32>.self)))
+    static func unpack(_ first: UnsafeRawPointer, _ second: UnsafeRawPointer) -> (SIMD32<Int16>, SIMD32<Int16>) {
+        IntegerDot.splitSigned(SIMD16(lowHalf: first.loadUnaligned(fromByteOffset: 2, as: SIMD8<UInt32>.self),
+                                      highHalf: second.loadUnaligned(fromByteOffset: 2, as: SIMD8<UInt32>.self)))
     }
 }
 
 enum Q4_0Codec: SmallBlockCodec {
     static var blockBytes: Int { 18 }
     @inline(__always)
-    static func unpack(_ block: UnsafeRawPointer) -> (SIMD32<Int16>, SIMD32<Int16>) {
-        IntegerDot.split(SIMD16(lowHalf: SmallBlockDot.nibbles(block + 2), highHalf: SmallBlockDot.nibbles(block + 20)), offset: 8)
+    static func unpack(_ first: UnsafeRawPointer, _ second: UnsafeRawPointer) -> (SIMD32<Int16>, SIMD32<Int16>) {
+        IntegerDot.split(SIMD16(lowHalf: SmallBlockDot.nibbles(first + 2), highHalf: SmallBlockDot.nibbles(second + 2)), offset: 8)
     }
 }
 
 enum Q5_0Codec: SmallBlockCodec {
     static var blockBytes: Int { 22 }
     @inline(__always)
-    static func unpack(_ block: UnsafeRawPointer) -> (SIMD32<Int16>, SIMD32<Int16>) {
-        let low = SIMD16(lowHalf: SmallBlockDot.nibbles(block + 6), highHalf: SmallBlockDot.nibbles(block + 28))
-        let high = SmallBlockDot.highBits(block.loadUnaligned(fromByteOffset: 2, as: UInt32.self), block.loadUnaligned(fromByteOffset: 24, as: UInt32.self))
+    static func unpack(_ first: UnsafeRawPointer, _ second: UnsafeRawPointer) -> (SIMD32<Int16>, SIMD32<Int16>) {
+        let low = SIMD16(lowHalf: SmallBlockDot.nibbles(first + 6), highHalf: SmallBlockDot.nibbles(second + 6))
+        let high = SmallBlockDot.highBits(first.loadUnaligned(fromByteOffset: 2, as: UInt32.self), second.loadUnaligned(fromByteOffset: 2, as: UInt32.self))
         return IntegerDot.split(low | high, offset: 16)
+    }
+    /// The row-pair form: the same lanes, computed with whole-register shifts by the run-time
+    /// amounts in `shifts` (with literal per-lane amounts LLVM rewrites every lane differently and
+    /// the loop turns into shuffles). 32-bit lane k of a block holds values 4k..<4k+4: its nibbles
+    /// are byte k%4 of the 16 quant bytes (low nibbles for k < 4, high ones for k ≥ 4), its fifth
+    /// bits are bits 4k..<4k+4 of qh; even Int16 lanes take values 4k and 4k+2, odd ones 4k+1, 4k+3.
+    @inline(__always)
+    static func unpackRows(_ first: UnsafeRawPointer, _ second: UnsafeRawPointer, _ shifts: UnpackShifts) -> (SIMD32<Int16>, SIMD32<Int16>) {
+        let q0 = first.loadUnaligned(fromByteOffset: 6, as: SIMD4<UInt32>.self)
+        let q1 = second.loadUnaligned(fromByteOffset: 6, as: SIMD4<UInt32>.self)
+        let nibbles = SIMD16(lowHalf: SIMD8(lowHalf: q0, highHalf: q0), highHalf: SIMD8(lowHalf: q1, highHalf: q1)) &>> shifts.nibbles
+        let bits = IntegerDot.halves(first.loadUnaligned(fromByteOffset: 2, as: UInt32.self), second.loadUnaligned(fromByteOffset: 2, as: UInt32.self)) &>> shifts.bits & 0xF
+        let low = SIMD16<UInt32>(repeating: 0x000F_000F), high = SIMD16<UInt32>(repeating: 0x0010_0010)
+        let even = (nibbles & low) | (((bits &<< 4) | (bits &<< 18)) & high)
+        let odd = ((nibbles &>> 8) & low) | (((bits &<< 3) | (bits &<< 17)) & high)
+        let offset = IntegerDot.splat(16)
+        return (unsafeBitCast(even, to: SIMD32<Int16>.self) &- offset, unsafeBitCast(odd, to: SIMD32<Int16>.self) &- offset)
     }
 }
 
@@ -100,25 +129,5 @@ enum SmallBlockDot {
             b += 2
         }
         return SIMD4(IntegerDot.sum8(acc0), IntegerDot.sum8(acc1), IntegerDot.sum8(acc2), IntegerDot.sum8(acc3))
-    }
-
-    /// Two weight rows against one activation row (decode): two independent accumulation chains
-    /// interleaved, so the block-by-block fused adds (kept in llama.cpp's order) overlap.
-    @inline(__always)
-    static func dotRows2<C: SmallBlockCodec>(_ codec: C.Type, _ w0: UnsafeRawPointer, _ w1: UnsafeRawPointer, _ a: ActivationRow, blocks: Int) -> (Float, Float) {
-        let bytes = C.blockBytes
-        var acc0 = SIMD8<Float>(), acc1 = SIMD8<Float>()
-        var b = 0
-        while b < blocks {
-            let as_ = activationScales(a, b)
-            let planes = a.planes + 32 * b
-            let block0 = w0 + b * bytes, block1 = w1 + b * bytes
-            let s0 = IntegerDot.float(IntegerDot.pair(C.unpack(block0), planes))
-            let s1 = IntegerDot.float(IntegerDot.pair(C.unpack(block1), planes))
-            IntegerDot.accumulate(&acc0, s0, weightScales(block0, bytes) * as_)
-            IntegerDot.accumulate(&acc1, s1, weightScales(block1, bytes) * as_)
-            b += 2
-        }
-        return (IntegerDot.sum8(acc0), IntegerDot.sum8(acc1))
     }
 }

@@ -48,12 +48,12 @@ enum MatMul {
     private static func small<C: SmallBlockCodec>(_ format: C.Type, _ w: WeightMatrix, _ a: ActivationBuffer, count: Int, rows: Range<Int>, out: UnsafeMutablePointer<Float>, outStride: Int) {
         let blocks = w.columns / 32
         if count == 1 {
-            let a0 = a.row(0)
+            let a0 = a.row(0), paired = a.pairedRow
             var r = rows.lowerBound
             let ahead = w.prefetchRows
             while r + 2 <= rows.upperBound {
                 Prefetch.read(w.row(r + ahead), count: 2 * w.rowBytes)
-                let (v0, v1) = SmallBlockDot.dotRows2(format, w.row(r), w.row(r + 1), a0, blocks: blocks)
+                let (v0, v1) = SmallBlockDot.dotRowPair(format, w.row(r), w.row(r + 1), paired, blocks: blocks)
                 out[r] = v0; out[r + 1] = v1
                 r += 2
             }

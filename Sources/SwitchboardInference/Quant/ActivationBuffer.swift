@@ -28,6 +28,11 @@ final class ActivationBuffer {
     let sixteenSums: UnsafeMutablePointer<Int32>
     /// Q8_0 only: each block's scale repeated 8 times (one 512-bit load per pair of blocks).
     let expandedScales: UnsafeMutablePointer<Float>
+    /// Q8_0 only: row 0 again, per block 64 Int16: its 16 even-indexed values twice, then its 16
+    /// odd-indexed values negated, twice (`SmallBlockDot.dotRowPair`, the decode product).
+    let paired: UnsafeMutablePointer<Int16>
+    /// `UnpackShifts.table`, kept in memory so the decode kernels read it at run time.
+    let shiftTable: UnsafeMutablePointer<UInt32>
 
     init(kind: ActivationKind, columns: Int, capacity: Int) {
         self.kind = kind
@@ -38,10 +43,13 @@ final class ActivationBuffer {
         groupSums = .allocate(capacity: capacity * columns / 32)
         sixteenSums = .allocate(capacity: capacity * columns / 16)
         expandedScales = .allocate(capacity: capacity * columns / 32 * 8)
+        paired = .allocate(capacity: kind == .q8_0 ? columns * 2 : 0)
+        shiftTable = .allocate(capacity: UnpackShifts.table.count)
+        UnpackShifts.table.withUnsafeBufferPointer { if let base = $0.baseAddress { shiftTable.initialize(from: base, count: $0.count) } }
     }
 
     deinit {
-        planes.deallocate(); scales.deallocate(); groupSums.deallocate(); sixteenSums.deallocate(); expandedScales.deallocate()
+        planes.deallocate(); scales.deallocate(); groupSums.deallocate(); sixteenSums.deallocate(); expandedScales.deallocate(); paired.deallocate(); shiftTable.deallocate()
     }
 
     var blocksPerRow: Int { columns / kind.blockSize }
@@ -52,13 +60,18 @@ final class ActivationBuffer {
                       sixteenSums: sixteenSums + index * (columns / 16), expandedScales: expandedScales + index * (columns / 32) * 8)
     }
 
-    /// Quantizes one row of `columns` floats into row `index`.
+    /// Quantizes one row of `columns` floats into row `index` (row 0 of Q8_0 also into `paired`).
     func quantizeRow(_ index: Int, _ x: UnsafePointer<Float>) {
         switch kind {
-        case .q8_0: ActivationQuantizer.q8_0(x, columns: columns, into: row(index))
+        case .q8_0:
+            ActivationQuantizer.q8_0(x, columns: columns, into: row(index))
+            if index == 0 { ActivationQuantizer.pair(row(0), columns: columns, into: paired) }
         case .q8_K: ActivationQuantizer.q8_K(x, columns: columns, into: row(index))
         }
     }
+
+    /// Row 0 in the paired layout.
+    var pairedRow: PairedActivationRow { PairedActivationRow(values: paired, scales: scales, shifts: UnpackShifts(shiftTable)) }
 
     /// Quantizes `count` rows of `columns` floats (row stride `stride`).
     func quantize(_ input: UnsafePointer<Float>, rows count: Int, stride: Int) {
@@ -75,7 +88,25 @@ struct ActivationRow {
     let expandedScales: UnsafeMutablePointer<Float>
 }
 
+/// Row 0 of a Q8_0 `ActivationBuffer` in the paired layout, with its per-block scales.
+struct PairedActivationRow {
+    let values: UnsafeMutablePointer<Int16>
+    let scales: UnsafeMutablePointer<Float>
+    let shifts: UnpackShifts
+}
+
 enum ActivationQuantizer {
+    /// Rewrites a quantized Q8_0 row into the paired layout.
+    static func pair(_ row: ActivationRow, columns: Int, into out: UnsafeMutablePointer<Int16>) {
+        for b in 0..<columns / 32 {
+            let chunk = row.planes + 64 * (b >> 1) + 16 * (b & 1), block = out + 64 * b
+            for i in 0..<16 {
+                block[i] = chunk[i]; block[16 + i] = chunk[i]
+                block[32 + i] = -chunk[32 + i]; block[48 + i] = -chunk[32 + i]
+            }
+        }
+    }
+
     /// Position of value `j` (0..<64) of a 64-value chunk in the even/odd layout.
     @inline(__always)
     static func slot(_ j: Int) -> Int { (j & 1) * 32 + (j >> 5) * 16 + ((j & 31) >> 1) }

@@ -1,0 +1,57 @@
+/// Decode path for 32-value-block weights: two weight rows against one activation row, block by
+/// block, with both rows' 8-lane accumulators in one 512-bit register (row 0 in lanes 0..<8, row 1
+/// in lanes 8..<16). Each step unpacks the same block of both rows, multiplies it with
+/// `ActivationBuffer.paired` (the block's activations repeated for both halves, odd values negated)
+/// in two `vpmaddwd`, and does one fused multiply-add. Per 64 weights that is about half the work of
+/// two single-row chains, which split each register into halves for llama.cpp's 8-lane order.
+///
+/// Each row's float accumulation is llama.cpp's `vec_dot_q*_0_q8_0` (8 lanes, block by block, fused
+/// multiply-add of d_w·d_a, then `hsum_float_8`), so results are bit-identical to `dot`.
+extension SmallBlockDot {
+    @inline(__always)
+    static func dotRowPair<C: SmallBlockCodec>(_ codec: C.Type, _ w0: UnsafeRawPointer, _ w1: UnsafeRawPointer, _ a: PairedActivationRow, blocks: Int) -> (Float, Float) {
+        let bytes = C.blockBytes
+        var acc = SIMD16<Float>()
+        var x0 = w0, x1 = w1, values = a.values
+        let shifts = a.shifts
+        for b in 0..<blocks {
+            let s = IntegerDot.pairedInt(C.unpackRows(x0, x1, shifts), values)
+            let scale = IntegerDot.halves(HalfFloat.load(x0, 0), HalfFloat.load(x1, 0)) * SIMD16(repeating: a.scales[b])
+            acc.addProduct(IntegerDot.convert(s), scale)
+            x0 += bytes; x1 += bytes; values += 64
+        }
+        return (IntegerDot.sum8(acc.lowHalf), IntegerDot.sum8(acc.highHalf))
+    }
+}
+
+extension IntegerDot {
+    /// Int32 → Float lane by lane, which LLVM turns into one `vcvtdq2ps` (the whole-vector
+    /// initializer is a generic, unspecialized call). Exact below 2^24, like llama.cpp's conversion.
+    @inline(__always)
+    static func convert(_ v: SIMD16<Int32>) -> SIMD16<Float> {
+        SIMD16(Float(v[0]), Float(v[1]), Float(v[2]), Float(v[3]), Float(v[4]), Float(v[5]), Float(v[6]), Float(v[7]),
+               Float(v[8]), Float(v[9]), Float(v[10]), Float(v[11]), Float(v[12]), Float(v[13]), Float(v[14]), Float(v[15]))
+    }
+
+    /// Lane sums of a row-pair step: `w` even/odd Int16 weights, `a` the paired activations (32 even
+    /// values, then 32 negated odd values). Two `vpmaddwd` and a subtraction (see `pairInt` for why
+    /// the odd half is negated rather than added).
+    @inline(__always)
+    static func pairedInt(_ w: (SIMD32<Int16>, SIMD32<Int16>), _ a: UnsafePointer<Int16>) -> SIMD16<Int32> {
+        let raw = UnsafeRawPointer(a)
+        return multiplyAdd(w.0, raw.loadUnaligned(as: SIMD32<Int16>.self)) &- multiplyAdd(w.1, raw.loadUnaligned(fromByteOffset: 64, as: SIMD32<Int16>.self))
+    }
+}
+
+/// Per-lane shift amounts for `SmallBlockCodec.unpackRows`, read from memory before the loop.
+struct UnpackShifts {
+    let nibbles: SIMD16<UInt32>
+    let bits: SIMD16<UInt32>
+
+    static let table: [UInt32] = [0, 0, 0, 0, 4, 4, 4, 4, 0, 0, 0, 0, 4, 4, 4, 4] + (0..<16).map { UInt32(4 * ($0 % 8)) }
+
+    init(_ table: UnsafePointer<UInt32>) {
+        nibbles = UnsafeRawPointer(table).loadUnaligned(as: SIMD16<UInt32>.self)
+        bits = UnsafeRawPointer(table).loadUnaligned(fromByteOffset: 64, as: SIMD16<UInt32>.self)
+    }
+}
