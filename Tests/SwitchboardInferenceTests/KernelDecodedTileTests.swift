@@ -35,23 +35,30 @@ import Testing
         return act
     }
 
+    /// Decoded row pairs (`SmallBlockDot.DecodedRowPair`, prefill) against the in-place reference
+    /// tile, 8 activation rows at a time and one at a time; an odd last row is paired with itself.
     func small<C: SmallBlockCodec>(_ codec: C.Type, _ format: WeightFormat, columns: Int) {
         var rng = Rng(state: 7 &+ UInt64(columns))
         let rows = 3, count = 16, blocks = columns / 32
         let w = weights(format, columns: columns, rows: rows, rng: &rng)
         let act = activations(.q8_0, columns: columns, count: count, rng: &rng)
-        let values = UnsafeMutablePointer<Int16>.allocate(capacity: columns), scales = UnsafeMutablePointer<Float>.allocate(capacity: blocks * 8)
-        defer { values.deallocate(); scales.deallocate() }
+        let scratch = UnsafeMutableRawPointer.allocate(byteCount: SmallBlockDot.DecodedRowPair.bytes(blocks: blocks), alignment: 64)
+        defer { scratch.deallocate() }
+        let pair = SmallBlockDot.DecodedRowPair(scratch, blocks: blocks)
         w.withUnsafeBytes { raw in
-            for r in 0..<rows {
-                let row = raw.baseAddress! + r * format.rowBytes(columns: columns)
-                SmallBlockDot.decode(codec, row, blocks: blocks, values: values, scales: scales)
+            func row(_ r: Int) -> UnsafeRawPointer { raw.baseAddress! + r * format.rowBytes(columns: columns) }
+            for (r0, r1) in [(0, 1), (2, 2)] {
+                pair.decode(codec, row(r0), row(r1), shifts: act.pairedRow(0).shifts)
                 for t in stride(from: 0, to: count, by: 8) {
-                    let fast = SmallBlockDot.dot8(decoded: values, scales: scales, act, first: t, blocks: blocks)
-                    let reference = SmallBlockDot.dot8(codec, row, act, first: t, blocks: blocks)
-                    for i in 0..<4 {
-                        #expect(fast.0[i].bitPattern == reference.0[i].bitPattern, "\(format) r\(r) t\(t + i)")
-                        #expect(fast.1[i].bitPattern == reference.1[i].bitPattern, "\(format) r\(r) t\(t + 4 + i)")
+                    let fast = pair.dot8(act, first: t)
+                    let reference0 = SmallBlockDot.dot8(codec, row(r0), act, first: t, blocks: blocks)
+                    let reference1 = SmallBlockDot.dot8(codec, row(r1), act, first: t, blocks: blocks)
+                    for i in 0..<8 {
+                        let expected0 = i < 4 ? reference0.0[i] : reference0.1[i - 4], expected1 = i < 4 ? reference1.0[i] : reference1.1[i - 4]
+                        #expect(fast.0[i].bitPattern == expected0.bitPattern, "\(format) r\(r0) t\(t + i)")
+                        #expect(fast.1[i].bitPattern == expected1.bitPattern, "\(format) r\(r1) t\(t + i)")
+                        let one = pair.dot(act.pairedRow(t + i))
+                        #expect(one.0.bitPattern == expected0.bitPattern && one.1.bitPattern == expected1.bitPattern, "\(format) r\(r0),\(r1) t\(t + i) one row")
                     }
                 }
             }

@@ -6,7 +6,7 @@
 ///   SUBTRACTION of two results is left alone, so the odd weights are stored negated;
 /// - both operands should be loaded from memory: lanes of a vector computed with 32-bit ops feeding
 ///   the extracts get scalarized by instcombine, which is why prefill decodes each weight row into
-///   a scratch row first (`SmallBlockDot.decode`).
+///   a scratch row first (`SmallBlockDot.DecodedRowPair`, `KQuantDecodedRow`).
 extension IntegerDot {
     /// Lanes 0, 2, 4, … sign-extended (element by element: a lane-type conversion of the whole vector
     /// is lowered to a scalar loop, these become one shuffle + extend).

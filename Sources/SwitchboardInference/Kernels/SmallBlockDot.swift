@@ -108,26 +108,4 @@ enum SmallBlockDot {
         }
         return IntegerDot.sum8(acc)
     }
-
-    /// One weight row against four activation rows, unpacking each weight block once. Each row's
-    /// float accumulation is the 1-row kernel's (8 lanes, first block then second, `sum8`), so a
-    /// batched multiply is bit-identical to one-row multiplies, as llama.cpp's is.
-    @inline(__always)
-    static func dot4<C: SmallBlockCodec>(_ codec: C.Type, _ w: UnsafeRawPointer, _ a: (ActivationRow, ActivationRow, ActivationRow, ActivationRow), blocks: Int) -> SIMD4<Float> {
-        let bytes = C.blockBytes
-        var acc0 = SIMD8<Float>(), acc1 = SIMD8<Float>(), acc2 = SIMD8<Float>(), acc3 = SIMD8<Float>()
-        var b = 0
-        while b < blocks {
-            let block = w + b * bytes
-            let u = C.unpack(block)
-            let ws = weightScales(block, bytes)
-            let offset = 32 * b
-            IntegerDot.accumulate(&acc0, IntegerDot.float(IntegerDot.pair(u, a.0.planes + offset)), ws * activationScales(a.0, b))
-            IntegerDot.accumulate(&acc1, IntegerDot.float(IntegerDot.pair(u, a.1.planes + offset)), ws * activationScales(a.1, b))
-            IntegerDot.accumulate(&acc2, IntegerDot.float(IntegerDot.pair(u, a.2.planes + offset)), ws * activationScales(a.2, b))
-            IntegerDot.accumulate(&acc3, IntegerDot.float(IntegerDot.pair(u, a.3.planes + offset)), ws * activationScales(a.3, b))
-            b += 2
-        }
-        return SIMD4(IntegerDot.sum8(acc0), IntegerDot.sum8(acc1), IntegerDot.sum8(acc2), IntegerDot.sum8(acc3))
-    }
 }

@@ -48,60 +48,60 @@ enum MatMul {
     private static func small<C: SmallBlockCodec>(_ format: C.Type, _ w: WeightMatrix, _ a: ActivationBuffer, count: Int, rows: Range<Int>, out: UnsafeMutablePointer<Float>, outStride: Int) {
         let blocks = w.columns / 32
         if count == 1 {
-            let a0 = a.row(0), paired = a.pairedRow
+            let paired = a.pairedRow(0)
             var r = rows.lowerBound
             let ahead = w.prefetchRows
-            while r + 2 <= rows.upperBound {
+            while r < rows.upperBound {
                 Prefetch.read(w.row(r + ahead), count: 2 * w.rowBytes)
-                let (v0, v1) = SmallBlockDot.dotRowPair(format, w.row(r), w.row(r + 1), paired, blocks: blocks)
-                out[r] = v0; out[r + 1] = v1
+                let r1 = min(r + 1, rows.upperBound - 1)  // an odd last row is paired with itself
+                let (v0, v1) = SmallBlockDot.dotRowPair(format, w.row(r), w.row(r1), paired, blocks: blocks)
+                out[r] = v0; out[r1] = v1
                 r += 2
             }
-            if r < rows.upperBound { out[r] = SmallBlockDot.dot(format, w.row(r), a0, blocks: blocks) }
             return
         }
-        // Prefill: decode a group of weight rows once (Int16 values + expanded scales, 64-byte
-        // aligned), then run every 8-row activation tile against the whole group, so the tile is
-        // reused from L1 instead of streamed from L2 once per weight row.
-        let group = MatMul.rowGroup, rowValues = w.columns, rowScales = blocks * 8
-        withUnsafeTemporaryAllocation(byteCount: group * (rowValues * 2 + rowScales * 4), alignment: 64) { scratch in
+        // Prefill: decode a group of weight rows once, in row pairs, then run every 8-row activation
+        // tile against the whole group, so the tile is reused from L1 instead of streamed from L2
+        // once per weight row.
+        let pairs = MatMul.smallPairGroup, pairBytes = SmallBlockDot.DecodedRowPair.bytes(blocks: blocks)
+        let shifts = a.pairedRow(0).shifts
+        withUnsafeTemporaryAllocation(byteCount: pairs * pairBytes, alignment: 64) { scratch in
             guard let base = scratch.baseAddress else { return }
-            let values = base.bindMemory(to: Int16.self, capacity: group * rowValues)
-            let scales = (base + group * rowValues * 2).bindMemory(to: Float.self, capacity: group * rowScales)
             var first = rows.lowerBound
             while first < rows.upperBound {
-                let n = min(group, rows.upperBound - first)
-                var t = 0
-                if count >= 8 {
-                    for j in 0..<n { SmallBlockDot.decode(format, w.row(first + j), blocks: blocks, values: values + j * rowValues, scales: scales + j * rowScales) }
+                let n = min(2 * pairs, rows.upperBound - first)
+                @inline(__always) func decoded(_ p: Int) -> SmallBlockDot.DecodedRowPair { SmallBlockDot.DecodedRowPair(base + p * pairBytes, blocks: blocks) }
+                @inline(__always) func rowsOf(_ p: Int) -> (Int, Int) { (first + 2 * p, min(first + 2 * p + 1, first + n - 1)) }
+                for p in 0..<(n + 1) / 2 {
+                    let (r0, r1) = rowsOf(p)
+                    decoded(p).decode(format, w.row(r0), w.row(r1), shifts: shifts)
                 }
+                var t = 0
                 while t + 8 <= count {
-                    for j in 0..<n {
-                        let r = first + j
-                        let (v0, v1) = SmallBlockDot.dot8(decoded: values + j * rowValues, scales: scales + j * rowScales, a, first: t, blocks: blocks)
-                        for i in 0..<4 { out[(t + i) * outStride + r] = v0[i]; out[(t + 4 + i) * outStride + r] = v1[i] }
+                    for p in 0..<(n + 1) / 2 {
+                        let (r0, r1) = rowsOf(p)
+                        let (v0, v1) = decoded(p).dot8(a, first: t)
+                        for i in 0..<8 { out[(t + i) * outStride + r0] = v0[i]; out[(t + i) * outStride + r1] = v1[i] }
                     }
                     t += 8
                 }
-                for r in first..<first + n {
-                    let wr = w.row(r)
-                    var u = t
-                    while u + 4 <= count {
-                        let v = SmallBlockDot.dot4(format, wr, (a.row(u), a.row(u + 1), a.row(u + 2), a.row(u + 3)), blocks: blocks)
-                        for i in 0..<4 { out[(u + i) * outStride + r] = v[i] }
-                        u += 4
+                while t < count {
+                    for p in 0..<(n + 1) / 2 {
+                        let (r0, r1) = rowsOf(p)
+                        let (v0, v1) = decoded(p).dot(a.pairedRow(t))
+                        out[t * outStride + r0] = v0; out[t * outStride + r1] = v1
                     }
-                    while u < count {
-                        out[u * outStride + r] = SmallBlockDot.dot(format, wr, a.row(u), blocks: blocks)
-                        u += 1
-                    }
+                    t += 1
                 }
                 first += n
             }
         }
     }
 
-    /// Weight rows decoded together in prefill (the activation tile is reused across them).
+    /// Row pairs of 32-value-block weights decoded together in prefill.
+    static var smallPairGroup: Int { 4 }
+
+    /// K-quant weight rows decoded together in prefill (the activation tile is reused across them).
     static var rowGroup: Int { 4 }
 
     /// Prefill decodes groups of weight rows once (`KQuantDecodedRow`) for all their 4-row tiles.

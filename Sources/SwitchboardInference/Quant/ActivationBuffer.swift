@@ -28,8 +28,8 @@ final class ActivationBuffer {
     let sixteenSums: UnsafeMutablePointer<Int32>
     /// Q8_0 only: each block's scale repeated 8 times (one 512-bit load per pair of blocks).
     let expandedScales: UnsafeMutablePointer<Float>
-    /// Q8_0 only: row 0 again, per block 64 Int16: its 16 even-indexed values twice, then its 16
-    /// odd-indexed values negated, twice (`SmallBlockDot.dotRowPair`, the decode product).
+    /// Q8_0 only: every row again, per block 64 Int16: its 16 even-indexed values twice, then its
+    /// 16 odd-indexed values negated, twice (the row-pair products, `SmallBlockDot+RowPair`).
     let paired: UnsafeMutablePointer<Int16>
     /// `UnpackShifts.table`, kept in memory so the decode kernels read it at run time.
     let shiftTable: UnsafeMutablePointer<UInt32>
@@ -43,7 +43,7 @@ final class ActivationBuffer {
         groupSums = .allocate(capacity: capacity * columns / 32)
         sixteenSums = .allocate(capacity: capacity * columns / 16)
         expandedScales = .allocate(capacity: capacity * columns / 32 * 8)
-        paired = .allocate(capacity: kind == .q8_0 ? columns * 2 : 0)
+        paired = .allocate(capacity: kind == .q8_0 ? capacity * columns * 2 : 0)
         shiftTable = .allocate(capacity: UnpackShifts.table.count)
         UnpackShifts.table.withUnsafeBufferPointer { if let base = $0.baseAddress { shiftTable.initialize(from: base, count: $0.count) } }
     }
@@ -60,18 +60,21 @@ final class ActivationBuffer {
                       sixteenSums: sixteenSums + index * (columns / 16), expandedScales: expandedScales + index * (columns / 32) * 8)
     }
 
-    /// Quantizes one row of `columns` floats into row `index` (row 0 of Q8_0 also into `paired`).
+    /// Quantizes one row of `columns` floats into row `index` (Q8_0: also into `paired`).
     func quantizeRow(_ index: Int, _ x: UnsafePointer<Float>) {
         switch kind {
         case .q8_0:
             ActivationQuantizer.q8_0(x, columns: columns, into: row(index))
-            if index == 0 { ActivationQuantizer.pair(row(0), columns: columns, into: paired) }
+            ActivationQuantizer.pair(row(index), columns: columns, into: paired + index * 2 * columns)
         case .q8_K: ActivationQuantizer.q8_K(x, columns: columns, into: row(index))
         }
     }
 
-    /// Row 0 in the paired layout.
-    var pairedRow: PairedActivationRow { PairedActivationRow(values: paired, scales: scales, shifts: UnpackShifts(shiftTable)) }
+    /// Row `index` in the paired layout.
+    @inline(__always)
+    func pairedRow(_ index: Int) -> PairedActivationRow {
+        PairedActivationRow(values: paired + index * 2 * columns, scales: scales + index * blocksPerRow, shifts: UnpackShifts(shiftTable))
+    }
 
     /// Quantizes `count` rows of `columns` floats (row stride `stride`).
     func quantize(_ input: UnsafePointer<Float>, rows count: Int, stride: Int) {
@@ -88,7 +91,7 @@ struct ActivationRow {
     let expandedScales: UnsafeMutablePointer<Float>
 }
 
-/// Row 0 of a Q8_0 `ActivationBuffer` in the paired layout, with its per-block scales.
+/// A row of a Q8_0 `ActivationBuffer` in the paired layout, with its per-block scales.
 struct PairedActivationRow {
     let values: UnsafeMutablePointer<Int16>
     let scales: UnsafeMutablePointer<Float>

@@ -1,0 +1,84 @@
+/// Prefill path for 32-value-block weights: a pair of weight rows decoded once per batch slice into
+/// the row-pair form of `dotRowPair` (per block: 32 Int16 even values, both rows; 32 Int16 odd
+/// values, both rows; 16 Float scales, [d₀ ×8 | d₁ ×8]), then run against every activation row of
+/// the slice, 8 at a time. Per block and activation row that is two `vpmaddwd`, a subtraction, a
+/// conversion, a multiply and one fused multiply-add for both weight rows.
+///
+/// Results are bit-identical to `dotRowPair` and `dot` (the same Int32 lane sums, the same float
+/// accumulation order: llama.cpp's, in which a batched product equals one-row products).
+extension SmallBlockDot {
+    struct DecodedRowPair {
+        let values: UnsafeMutablePointer<Int16>
+        let scales: UnsafeMutablePointer<Float>
+        let blocks: Int
+
+        /// Scratch bytes for one pair (a multiple of 64, so pairs stay 64-byte aligned).
+        static func bytes(blocks: Int) -> Int { blocks * (64 * 2 + 16 * 4) }
+
+        init(_ base: UnsafeMutableRawPointer, blocks: Int) {
+            values = base.bindMemory(to: Int16.self, capacity: 64 * blocks)
+            scales = (base + 128 * blocks).bindMemory(to: Float.self, capacity: 16 * blocks)
+            self.blocks = blocks
+        }
+
+        @inline(__always)
+        func decode<C: SmallBlockCodec>(_ codec: C.Type, _ w0: UnsafeRawPointer, _ w1: UnsafeRawPointer, shifts: UnpackShifts) {
+            let bytes = C.blockBytes
+            for b in 0..<blocks {
+                let x0 = w0 + b * bytes, x1 = w1 + b * bytes
+                let u = C.unpackRows(x0, x1, shifts)
+                let out = UnsafeMutableRawPointer(values + 64 * b)
+                out.storeBytes(of: u.0, as: SIMD32<Int16>.self)
+                out.storeBytes(of: u.1, toByteOffset: 64, as: SIMD32<Int16>.self)
+                UnsafeMutableRawPointer(scales + 16 * b).storeBytes(of: IntegerDot.halves(HalfFloat.load(x0, 0), HalfFloat.load(x1, 0)), as: SIMD16<Float>.self)
+            }
+        }
+
+        /// Block b's lane sums with activations `a` (paired layout). The weights are loaded here,
+        /// in each product: vectors loaded once and shared by several products lose the
+        /// `vpmaddwd` match (`IntegerDot.multiplyAdd`).
+        @inline(__always)
+        private func sums(_ b: Int, _ a: UnsafePointer<Int16>) -> SIMD16<Int32> {
+            let raw = UnsafeRawPointer(values + 64 * b)
+            return IntegerDot.pairedInt((raw.loadUnaligned(as: SIMD32<Int16>.self), raw.loadUnaligned(fromByteOffset: 64, as: SIMD32<Int16>.self)), a)
+        }
+
+        @inline(__always)
+        private func scales(_ b: Int) -> SIMD16<Float> { UnsafeRawPointer(scales + 16 * b).loadUnaligned(as: SIMD16<Float>.self) }
+
+        /// Against one activation row: (row 0's result, row 1's result).
+        @inline(__always)
+        func dot(_ a: PairedActivationRow) -> (Float, Float) {
+            var acc = SIMD16<Float>()
+            for b in 0..<blocks {
+                acc.addProduct(IntegerDot.convert(sums(b, a.values + 64 * b)), scales(b) * SIMD16(repeating: a.scales[b]))
+            }
+            return (IntegerDot.sum8(acc.lowHalf), IntegerDot.sum8(acc.highHalf))
+        }
+
+        /// Against activation rows `t..<t+8`: (row 0's results, row 1's results).
+        @inline(__always)
+        func dot8(_ a: ActivationBuffer, first t: Int) -> (SIMD8<Float>, SIMD8<Float>) {
+            // Activation scales as 8-lane vectors loaded twice: a broadcast scalar here costs the
+            // other products their `vpmaddwd` match (LLVM codegen, found by inspection).
+            let stride = 2 * a.columns, scaleStride = a.columns / 4
+            let values = a.paired + t * stride, scales = a.expandedScales + t * scaleStride
+            var acc0 = SIMD16<Float>(), acc1 = SIMD16<Float>(), acc2 = SIMD16<Float>(), acc3 = SIMD16<Float>()
+            var acc4 = SIMD16<Float>(), acc5 = SIMD16<Float>(), acc6 = SIMD16<Float>(), acc7 = SIMD16<Float>()
+            for b in 0..<blocks {
+                let ws = self.scales(b)
+                @inline(__always) func step(_ r: Int, _ acc: inout SIMD16<Float>) {
+                    let s = sums(b, values + r * stride + 64 * b)
+                    let h = UnsafeRawPointer(scales + r * scaleStride + 8 * b).loadUnaligned(as: SIMD8<Float>.self)
+                    acc.addProduct(IntegerDot.convert(s), ws * SIMD16(lowHalf: h, highHalf: h))
+                }
+                step(0, &acc0); step(1, &acc1); step(2, &acc2); step(3, &acc3)
+                step(4, &acc4); step(5, &acc5); step(6, &acc6); step(7, &acc7)
+            }
+            func low(_ v: SIMD16<Float>) -> Float { IntegerDot.sum8(v.lowHalf) }
+            func high(_ v: SIMD16<Float>) -> Float { IntegerDot.sum8(v.highHalf) }
+            return (SIMD8(low(acc0), low(acc1), low(acc2), low(acc3), low(acc4), low(acc5), low(acc6), low(acc7)),
+                    SIMD8(high(acc0), high(acc1), high(acc2), high(acc3), high(acc4), high(acc5), high(acc6), high(acc7)))
+        }
+    }
+}
