@@ -20,6 +20,49 @@ import Testing
         }
     }
 
+    /// A value job (the per-token regions' path, which allocates nothing) sees every chunk once.
+    struct CountingJob: ParallelJob {
+        let counts: UnsafeMutablePointer<Int>
+        func run(chunk: Int, worker: Int) { counts[chunk] += 1 }
+    }
+
+    @Test(arguments: [1, 2, 3])
+    func poolRunsEveryChunkOfAValueJobOnce(threads: Int) {
+        let pool = WorkerPool(threads: threads)
+        let counts = UnsafeMutablePointer<Int>.allocate(capacity: 64)
+        defer { counts.deallocate() }
+        counts.initialize(repeating: 0, count: 64)
+        for _ in 0..<10 { pool.run(chunks: 64, CountingJob(counts: counts)) }
+        #expect((0..<64).allSatisfy { counts[$0] == 10 })
+    }
+
+    /// `MatMulJob` maps its chunks onto up to three products of different heights: every output row
+    /// of each is computed once (F32 weights: the plain float path).
+    @Test func matMulJobCoversEveryRowOfEveryProduct() {
+        let columns = 8, heights = [5, 40, 300]
+        let weights = heights.map { rows in (0..<rows * columns).map { Float(($0 * 7) % 13) - 6 } }
+        let input: [Float] = (0..<columns).map { Float($0) - 3.5 }
+        let outputs = heights.map { UnsafeMutablePointer<Float>.allocate(capacity: $0) }
+        defer { outputs.forEach { $0.deallocate() } }
+        for (o, rows) in zip(outputs, heights) { o.initialize(repeating: .nan, count: rows) }
+        weights[0].withUnsafeBytes { w0 in weights[1].withUnsafeBytes { w1 in weights[2].withUnsafeBytes { w2 in
+            input.withUnsafeBufferPointer { x in
+                let products = zip([w0, w1, w2], zip(heights, outputs)).map { w, ho in
+                    ForwardContext.Product(WeightMatrix(base: w.baseAddress!, rows: ho.0, columns: columns, format: .f32), ho.1)
+                }
+                let pool = WorkerPool(threads: 2)
+                let job = MatMulJob(products: (products[0], products[1], products[2]), threads: 2, input: x.baseAddress!, quantized: nil, kind: nil, count: 1, batch: nil)
+                pool.run(chunks: job.totalChunks, job)
+            }
+        } } }
+        for (p, rows) in heights.enumerated() {
+            for r in 0..<rows {
+                let expected = (0..<columns).reduce(Float(0)) { $0 + weights[p][r * columns + $1] * input[$1] }
+                #expect(outputs[p][r] == expected, "product \(p) row \(r)")
+            }
+        }
+    }
+
     @Test func rangesCoverEverything() {
         let parts = (0..<3).map { WorkerPool.range($0, of: 100, parts: 3, granularity: 16) }
         #expect(parts.first?.lowerBound == 0 && parts.last?.upperBound == 100)

@@ -33,17 +33,27 @@ final class WorkerPool {
         for handle in handles { pthread_join(handle, nil) }
     }
 
-    /// Calls `body(chunk, worker)` for every chunk in `0..<chunks` (each exactly once, on whichever
-    /// worker claims it; `worker` in `0..<threads` identifies the thread for per-thread scratch) and
-    /// returns when all have returned.
-    func run(chunks: Int, _ body: (_ chunk: Int, _ worker: Int) -> Void) {
+    /// Calls `job.run(chunk:worker:)` for every chunk in `0..<chunks` (each exactly once, on
+    /// whichever worker claims it; `worker` in `0..<threads` identifies the thread for per-thread
+    /// scratch) and returns when all have returned. Allocates nothing: helpers reach the job through
+    /// a pointer to the caller's stack.
+    func run<Job: ParallelJob>(chunks: Int, _ job: Job) {
         guard chunks > 0 else { return }
-        if handles.isEmpty || chunks == 1 { for c in 0..<chunks { body(c, 0) }; return }
-        withoutActuallyEscaping(body) { job in
-            shared.open(job: job, chunks: chunks)
+        if handles.isEmpty || chunks == 1 { for c in 0..<chunks { job.run(chunk: c, worker: 0) }; return }
+        withUnsafePointer(to: job) { pointer in
+            shared.open(job: UnsafeRawPointer(pointer), type: Job.self, chunks: chunks)
             shared.work(worker: 0)
             shared.close()
         }
+    }
+
+    /// `run` with a closure, for regions that run once per batch rather than once per token:
+    /// `withoutActuallyEscaping` heap-allocates a small box on every call, so per-token regions
+    /// are `ParallelJob` values instead.
+    func run(chunks: Int, _ body: (_ chunk: Int, _ worker: Int) -> Void) {
+        guard chunks > 0 else { return }
+        if handles.isEmpty || chunks == 1 { for c in 0..<chunks { body(c, 0) }; return }
+        withoutActuallyEscaping(body) { run(chunks: chunks, ClosureJob(body: $0)) }
     }
 
     /// Splits `0..<count` into at most `parts` ranges of whole `granularity` units; range `index`.
@@ -65,7 +75,8 @@ final class PoolShared {
     let doneChunks = Atomic<Int>(0)
     let totalChunks = Atomic<Int>(0)
     let stop = Atomic<Bool>(false)
-    var job: ((Int, Int) -> Void)?
+    var job: UnsafeRawPointer?
+    var jobType: (any ParallelJob.Type)?
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
 
@@ -79,8 +90,9 @@ final class PoolShared {
         condition.deallocate(); mutex.deallocate()
     }
 
-    func open(job: @escaping (Int, Int) -> Void, chunks: Int) {
+    func open(job: UnsafeRawPointer, type: any ParallelJob.Type, chunks: Int) {
         self.job = job
+        jobType = type
         nextChunk.store(0, ordering: .sequentiallyConsistent)
         doneChunks.store(0, ordering: .sequentiallyConsistent)
         totalChunks.store(chunks, ordering: .sequentiallyConsistent)
@@ -93,10 +105,11 @@ final class PoolShared {
     @inline(never)
     func work(worker: Int) {
         let total = totalChunks.load(ordering: .sequentiallyConsistent)
+        guard let job, let jobType else { return }
         while true {
             let c = nextChunk.wrappingAdd(1, ordering: .sequentiallyConsistent).oldValue
             if c >= total { return }
-            job?(c, worker)
+            jobType.invoke(job, chunk: c, worker: worker)
             doneChunks.wrappingAdd(1, ordering: .sequentiallyConsistent)
         }
     }
@@ -112,6 +125,7 @@ final class PoolShared {
         isOpen.store(false, ordering: .sequentiallyConsistent)
         while active.load(ordering: .sequentiallyConsistent) != 0 { sched_yield() }
         job = nil
+        jobType = nil
     }
 
     /// A helper's visit to region `g`: participates only if that region is still open.
@@ -163,4 +177,23 @@ private func workerMain(_ raw: UnsafeMutableRawPointer?) -> UnsafeMutableRawPoin
         context.shared.visit(next, worker: context.index)
     }
     return nil
+}
+
+/// One parallel region's work, split into chunks (`WorkerPool.run`). A value type: the pool passes
+/// helpers a pointer to it, so starting a region allocates nothing.
+protocol ParallelJob {
+    func run(chunk: Int, worker: Int)
+}
+
+extension ParallelJob {
+    /// Runs the job of this type stored at `pointer` (how helpers call it without knowing its type).
+    static func invoke(_ pointer: UnsafeRawPointer, chunk: Int, worker: Int) {
+        pointer.assumingMemoryBound(to: Self.self).pointee.run(chunk: chunk, worker: worker)
+    }
+}
+
+/// A closure as a job (only alive inside `withoutActuallyEscaping`).
+private struct ClosureJob: ParallelJob {
+    let body: (Int, Int) -> Void
+    func run(chunk: Int, worker: Int) { body(chunk, worker) }
 }

@@ -71,36 +71,25 @@ final class ForwardContext {
 
     deinit { norms.deallocate(); geluTable.deallocate() }
 
-    /// out_j = W_j · input for every pair, sharing one quantization of `input` (`count` rows of
-    /// W.columns floats, part of a `batch`-row llama.cpp batch); outputs have row stride W.rows.
-    /// Rows are split across the workers.
-    func multiply(_ pairs: [(WeightMatrix, UnsafeMutablePointer<Float>)], input: UnsafePointer<Float>, count: Int, batch: Int? = nil) {
-        guard let first = pairs.first else { return }
-        let columns = first.0.columns
-        let quantized = first.0.format.activationKind.flatMap { scratch.activations(kind: $0, columns: columns) }
+    /// out_j = W_j · input for each product given (up to three sharing one input: q/k/v, gate/up),
+    /// with one quantization of `input` (`count` rows of W.columns floats, part of a `batch`-row
+    /// llama.cpp batch); outputs have row stride W.rows. Rows are split across the workers.
+    /// Called about a hundred times per token: nothing here allocates (`MatMulJob`).
+    func multiply(_ first: Product, _ second: Product? = nil, _ third: Product? = nil, input: UnsafePointer<Float>, count: Int, batch: Int? = nil) {
+        let columns = first.matrix.columns
+        let kind = first.matrix.format.activationKind
+        let quantized = kind.flatMap { scratch.activations(kind: $0, columns: columns) }
         if let q = quantized {
             pool.run(chunks: count) { t, _ in q.quantizeRow(t, input + t * columns) }
         }
-        // Chunks of whole rows, several per worker so a stalled worker's share is picked up.
-        var chunkStarts: [Int] = []  // first chunk index of each pair
-        var rowsPerChunk: [Int] = []
-        var total = 0
-        for (w, _) in pairs {
-            let rows = max(16, (w.rows / (pool.threads * 8) + 15) / 16 * 16)
-            chunkStarts.append(total)
-            rowsPerChunk.append(rows)
-            total += (w.rows + rows - 1) / rows
-        }
-        let kind = first.0.format.activationKind
-        pool.run(chunks: total) { chunk, _ in
-            var p = pairs.count - 1
-            while chunkStarts[p] > chunk { p -= 1 }
-            let (w, out) = pairs[p]
-            let lower = (chunk - chunkStarts[p]) * rowsPerChunk[p]
-            let rows = lower..<min(w.rows, lower + rowsPerChunk[p])
-            // A matrix needing a different activation kind than the first (mixed types) takes the float path.
-            let act = w.format.activationKind == kind ? quantized : nil
-            MatMul.multiply(w, input: input, quantized: act, count: count, batch: batch, rows: rows, out: out, outStride: w.rows)
-        }
+        let job = MatMulJob(products: (first, second, third), threads: pool.threads, input: input, quantized: quantized, kind: kind, count: count, batch: batch)
+        pool.run(chunks: job.totalChunks, job)
+    }
+
+    /// One matrix product of `multiply`: W and where its result goes.
+    struct Product {
+        let matrix: WeightMatrix
+        let output: UnsafeMutablePointer<Float>
+        init(_ matrix: WeightMatrix, _ output: UnsafeMutablePointer<Float>) { self.matrix = matrix; self.output = output }
     }
 }

@@ -65,7 +65,7 @@ enum Gemma3 {
             for t in 0..<tile {
                 VectorMath.rmsNorm(s.x + (row + t) * d, weight: c.weights.outputNorm, eps: a.rmsEpsilon, count: d, into: s.normed + t * d)
             }
-            c.multiply([(c.weights.output, s.logits)], input: s.normed, count: tile)
+            c.multiply(.init(c.weights.output, s.logits), input: s.normed, count: tile)
             for t in 0..<tile { onLogits(row + t, s.logits + t * c.weights.output.rows) }
             row += tile
         }
@@ -78,7 +78,7 @@ enum Gemma3 {
         c.pool.run(chunks: n) { t, _ in
             VectorMath.rmsNorm(s.x + t * d, weight: w.attnNorm, eps: a.rmsEpsilon, count: d, into: s.normed + t * d)
         }
-        c.multiply([(w.q, s.q), (w.k, s.k), (w.v, s.v)], input: s.normed, count: n, batch: batch)
+        c.multiply(.init(w.q, s.q), .init(w.k, s.k), .init(w.v, s.v), input: s.normed, count: n, batch: batch)
         let local = a.isSlidingWindow(layer: il)
         let rope = local ? c.ropeLocal : c.ropeGlobal
         let queryScale = 1 / Float(hk).squareRoot()
@@ -93,14 +93,14 @@ enum Gemma3 {
             c.cache.store(layer: il, position: start + t, key: k, value: s.v + t * kvw)
         }
         attention(c, il, count: n, batch: batch, start: start, window: local ? a.slidingWindow : 0)
-        c.multiply([(w.output, s.projected)], input: s.attention, count: n, batch: batch)
+        c.multiply(.init(w.output, s.projected), input: s.attention, count: n, batch: batch)
         c.pool.run(chunks: n) { t, _ in
             let x = s.x + t * d, p = s.projected + t * d
             VectorMath.rmsNorm(p, weight: w.postAttentionNorm, eps: a.rmsEpsilon, count: d, into: p)
             for i in 0..<d { x[i] += p[i] }
             VectorMath.rmsNorm(x, weight: w.ffnNorm, eps: a.rmsEpsilon, count: d, into: s.normed + t * d)
         }
-        c.multiply([(w.gate, s.gate), (w.up, s.up)], input: s.normed, count: n, batch: batch)
+        c.multiply(.init(w.gate, s.gate), .init(w.up, s.up), input: s.normed, count: n, batch: batch)
         let ff = a.feedForwardLength, table = c.geluTable
         let parts = max(1, n * ff / 4096)
         c.pool.run(chunks: parts) { part, _ in
@@ -108,7 +108,7 @@ enum Gemma3 {
                 s.gate[i] = VectorMath.gatedGelu(s.gate[i], s.up[i], table: table)
             }
         }
-        c.multiply([(w.down, s.projected)], input: s.gate, count: n, batch: batch)
+        c.multiply(.init(w.down, s.projected), input: s.gate, count: n, batch: batch)
         c.pool.run(chunks: n) { t, _ in
             let x = s.x + t * d, p = s.projected + t * d
             VectorMath.rmsNorm(p, weight: w.postFFNNorm, eps: a.rmsEpsilon, count: d, into: p)
@@ -120,13 +120,28 @@ enum Gemma3 {
     static func attention(_ c: ForwardContext, _ il: Int, count n: Int, batch: Int, start: Int, window: Int) {
         let a = c.architecture, s = c.scratch, hk = a.keyLength
         let group = a.headCount / a.headCountKV
-        let layer = c.cache.layers[il], width = c.cache.width
-        c.pool.run(chunks: n * a.headCount) { item, worker in
-            let t = item / a.headCount, h = item % a.headCount
-            let out = s.attention + t * a.queryLength + h * hk
-            Attention.head(query: s.q + t * a.queryLength + h * hk, layer: layer, width: width, kvHead: h / group,
-                           headLength: hk, position: start + t, window: window, singleToken: batch == 1,
-                           scores: s.scores + worker * s.scoreCapacity, output: out)
-        }
+        let job = AttentionJob(queries: s.q, outputs: s.attention, queryLength: a.queryLength, headCount: a.headCount, group: group, headLength: hk,
+                               layer: c.cache.layers[il], width: c.cache.width, start: start, window: window, singleToken: batch == 1,
+                               scores: s.scores, scoreCapacity: s.scoreCapacity)
+        c.pool.run(chunks: n * a.headCount, job)
+    }
+}
+
+/// The attention region: one chunk per (token, head) pair (a value type: it runs for every token,
+/// and a closure region would allocate, `WorkerPool.run`).
+struct AttentionJob: ParallelJob {
+    let queries, outputs: UnsafeMutablePointer<Float>
+    let queryLength, headCount, group, headLength: Int
+    let layer: KVCache.Layer
+    let width, start, window: Int
+    let singleToken: Bool
+    let scores: UnsafeMutablePointer<Float>
+    let scoreCapacity: Int
+
+    func run(chunk: Int, worker: Int) {
+        let t = chunk / headCount, h = chunk % headCount, offset = t * queryLength + h * headLength
+        Attention.head(query: queries + offset, layer: layer, width: width, kvHead: h / group, headLength: headLength,
+                       position: start + t, window: window, singleToken: singleToken,
+                       scores: scores + worker * scoreCapacity, output: outputs + offset)
     }
 }
