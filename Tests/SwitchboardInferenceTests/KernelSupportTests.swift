@@ -94,12 +94,12 @@ import Testing
         #expect(layer.isRing && layer.slots == 32)
         // Keys all zero → uniform weights; values are the position numbers.
         for p in 0..<5 {
-            let key = [Float](repeating: 0, count: 4), value = [Float](repeating: Float(p), count: 4)
+            let key = [Float](repeating: 0, count: 16), value = [Float](repeating: Float(p), count: 16)
             cache.store(layer: 0, position: p, key: key, value: value)
         }
-        var out = [Float](repeating: 0, count: 4), scores = [Float](repeating: 0, count: 96)
-        let q = [Float](repeating: 1, count: 4)
-        Attention.head(query: q, layer: layer, width: 4, kvHead: 0, headLength: 4, position: 4, window: 2, scores: &scores, output: &out)
+        var out = [Float](repeating: 0, count: 16), scores = [Float](repeating: 0, count: 96)
+        let q = [Float](repeating: 1, count: 16)
+        Attention.head(query: q, layer: layer, width: 16, kvHead: 0, headLength: 16, position: 4, window: 2, scores: &scores, output: &out)
         #expect(abs(out[0] - 3.5) < 1e-3)  // positions 3 and 4 only
         let global = cache.layers[5]
         #expect(!global.isRing)
@@ -135,7 +135,7 @@ import Testing
 enum ModelArchitectureFixture {
     static var tiny: ModelArchitecture {
         ModelArchitecture(name: "gemma3", embeddingLength: 64, blockCount: 12, feedForwardLength: 128, headCount: 1, headCountKV: 1,
-                          keyLength: 4, valueLength: 4, rmsEpsilon: 1e-6, ropeBase: 1e6, ropeBaseLocal: 1e4, slidingWindow: 512,
+                          keyLength: 16, valueLength: 16, rmsEpsilon: 1e-6, ropeBase: 1e6, ropeBaseLocal: 1e4, slidingWindow: 512,
                           slidingWindowPattern: 6, contextLength: 64, vocabularySize: 10)
     }
 }
