@@ -36,7 +36,8 @@ import Testing
     }
 
     /// Decoded row pairs (`SmallBlockDot.DecodedRowPair`, prefill) against the in-place reference
-    /// tile, 8 activation rows at a time and one at a time; an odd last row is paired with itself.
+    /// tile, 8 activation rows at a time and one at a time, and the decode row pair
+    /// (`dotRowPair`) against the one-row reference; an odd last row is paired with itself.
     func small<C: SmallBlockCodec>(_ codec: C.Type, _ format: WeightFormat, columns: Int) {
         var rng = Rng(state: 7 &+ UInt64(columns))
         let rows = 3, count = 16, blocks = columns / 32
@@ -59,6 +60,12 @@ import Testing
                         #expect(fast.1[i].bitPattern == expected1.bitPattern, "\(format) r\(r1) t\(t + i)")
                         let one = pair.dot(act.pairedRow(t + i))
                         #expect(one.0.bitPattern == expected0.bitPattern && one.1.bitPattern == expected1.bitPattern, "\(format) r\(r0),\(r1) t\(t + i) one row")
+                        // The decode kernel (weights unpacked in place) against the one-row reference.
+                        let decode = SmallBlockDot.dotRowPair(codec, row(r0), row(r1), act.pairedRow(t + i), blocks: blocks)
+                        let single0 = SmallBlockDot.dot(codec, row(r0), act.row(t + i), blocks: blocks)
+                        let single1 = SmallBlockDot.dot(codec, row(r1), act.row(t + i), blocks: blocks)
+                        #expect(decode.0.bitPattern == single0.bitPattern && decode.1.bitPattern == single1.bitPattern, "\(format) r\(r0),\(r1) t\(t + i) decode")
+                        #expect(single0.bitPattern == expected0.bitPattern, "\(format) r\(r0) t\(t + i) references agree")
                     }
                 }
             }

@@ -4,7 +4,49 @@
 // block is unpacked in place for every tile. Kept only as references that the decoded tiles must
 // match bit for bit (`KernelDecodedTileTests`); production uses the decoded tiles.
 
+extension SmallBlockCodec {
+    /// Blocks `b` and `b + 1` starting at `block`.
+    static func unpack(_ block: UnsafeRawPointer) -> (SIMD32<Int16>, SIMD32<Int16>) { unpack(block, block + blockBytes) }
+}
+
+extension IntegerDot {
+    /// acc += q · s, block by block: the low 8 lanes (first block) before the high 8 (second), as
+    /// llama.cpp's 8-lane accumulator sees them.
+    static func accumulate(_ acc: inout SIMD8<Float>, _ q: SIMD16<Float>, _ s: SIMD16<Float>) {
+        acc.addProduct(q.lowHalf, s.lowHalf)
+        acc.addProduct(q.highHalf, s.highHalf)
+    }
+}
+
 extension SmallBlockDot {
+    /// The two blocks' weight scales, 8 lanes each.
+    @inline(__always)
+    static func weightScales(_ block: UnsafeRawPointer, _ bytes: Int) -> SIMD16<Float> {
+        IntegerDot.halves(HalfFloat.load(block, 0), HalfFloat.load(block, bytes))
+    }
+
+    /// The activation scales of blocks b and b + 1, pre-expanded to 8 lanes each.
+    @inline(__always)
+    static func activationScales(_ a: ActivationRow, _ b: Int) -> SIMD16<Float> {
+        UnsafeRawPointer(a.expandedScales + 8 * b).loadUnaligned(as: SIMD16<Float>.self)
+    }
+
+    /// One weight row against one activation row, llama.cpp's `vec_dot_q*_0_q8_0` order: the
+    /// reference the row-pair kernels must match bit for bit.
+    @inline(__always)
+    static func dot<C: SmallBlockCodec>(_ codec: C.Type, _ w: UnsafeRawPointer, _ a: ActivationRow, blocks: Int) -> Float {
+        let bytes = C.blockBytes
+        var acc = SIMD8<Float>()
+        var b = 0
+        while b < blocks {
+            let block = w + b * bytes
+            let s = IntegerDot.pair(C.unpack(block), a.planes + 32 * b)
+            IntegerDot.accumulate(&acc, IntegerDot.float(s), weightScales(block, bytes) * activationScales(a, b))
+            b += 2
+        }
+        return IntegerDot.sum8(acc)
+    }
+
     /// One weight row against eight activation rows, unpacking each block in place.
     @inline(__always)
     static func dot8<C: SmallBlockCodec>(_ codec: C.Type, _ w: UnsafeRawPointer, _ a: ActivationBuffer, first t: Int, blocks: Int) -> (SIMD4<Float>, SIMD4<Float>) {

@@ -77,14 +77,6 @@ enum IntegerDot {
         return (r[0] + r[2]) + (r[1] + r[3])
     }
 
-    /// acc += q · s, block by block: the low 8 lanes (first block) before the high 8 (second), as
-    /// llama.cpp's 8-lane accumulator sees them.
-    @inline(__always)
-    static func accumulate(_ acc: inout SIMD8<Float>, _ q: SIMD16<Float>, _ s: SIMD16<Float>) {
-        acc.addProduct(q.lowHalf, s.lowHalf)
-        acc.addProduct(q.highHalf, s.highHalf)
-    }
-
     /// Tree reduction (the stdlib's `sum()` adds lanes one by one).
     @inline(__always)
     static func sum(_ v: SIMD16<Float>) -> Float {

@@ -10,6 +10,7 @@ enum Prefetch {
     /// 64-byte line). Never faults, even past the end of a mapping.
     @inline(__always)
     static func read(_ address: UnsafeRawPointer, count: Int) {
+        guard count > 0 else { return }
         var offset = 0
         while offset < count {
             llvmPrefetch(address + offset, 0, 3, 1)

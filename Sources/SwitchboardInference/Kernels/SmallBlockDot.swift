@@ -43,10 +43,11 @@ enum Q5_0Codec: SmallBlockCodec {
         let high = SmallBlockDot.highBits(first.loadUnaligned(fromByteOffset: 2, as: UInt32.self), second.loadUnaligned(fromByteOffset: 2, as: UInt32.self))
         return IntegerDot.split(low | high, offset: 16)
     }
+
     /// The row-pair form: the same lanes, computed with whole-register shifts by the run-time
     /// amounts in `shifts` (with literal per-lane amounts LLVM rewrites every lane differently and
     /// the loop turns into shuffles). 32-bit lane k of a block holds values 4k..<4k+4: its nibbles
-    /// are byte k%4 of the 16 quant bytes (low nibbles for k < 4, high ones for k ≥ 4), its fifth
+    /// are in 32-bit word k%4 of the 16 quant bytes (low nibbles for k < 4, high ones for k ≥ 4), its fifth
     /// bits are bits 4k..<4k+4 of qh; even Int16 lanes take values 4k and 4k+2, odd ones 4k+1, 4k+3.
     @inline(__always)
     static func unpackRows(_ first: UnsafeRawPointer, _ second: UnsafeRawPointer, _ shifts: UnpackShifts) -> (SIMD32<Int16>, SIMD32<Int16>) {
@@ -62,8 +63,9 @@ enum Q5_0Codec: SmallBlockCodec {
     }
 }
 
-/// Dot products of 32-value-block weights (Q8_0, Q4_0, Q5_0) with Q8_0 activations, two blocks
-/// (one 512-bit register of values) per step. Rows hold an even number of blocks.
+/// Dot products of 32-value-block weights (Q8_0, Q4_0, Q5_0) with Q8_0 activations: the row-pair
+/// kernels (`SmallBlockDot+RowPair`, `+DecodedRowPair`) and their unpacking helpers. Rows hold an
+/// even number of blocks.
 enum SmallBlockDot {
     /// Low nibbles of 16 bytes then their high nibbles: values 0..<16 then 16..<32.
     @inline(__always)
@@ -80,32 +82,5 @@ enum SmallBlockDot {
         let shifts = SIMD16<UInt32>(0, 4, 8, 12, 16, 20, 24, 28, 0, 4, 8, 12, 16, 20, 24, 28)
         let x = (IntegerDot.halves(a, b) &>> shifts) & 0xF
         return ((x &* 0x0020_4081) & 0x0101_0101) &<< 4
-    }
-
-    /// The two blocks' weight scales, 8 lanes each.
-    @inline(__always)
-    static func weightScales(_ block: UnsafeRawPointer, _ bytes: Int) -> SIMD16<Float> {
-        IntegerDot.halves(HalfFloat.load(block, 0), HalfFloat.load(block, bytes))
-    }
-
-    /// The activation scales of blocks b and b + 1, pre-expanded to 8 lanes each.
-    @inline(__always)
-    static func activationScales(_ a: ActivationRow, _ b: Int) -> SIMD16<Float> {
-        UnsafeRawPointer(a.expandedScales + 8 * b).loadUnaligned(as: SIMD16<Float>.self)
-    }
-
-    /// One weight row against one activation row.
-    @inline(__always)
-    static func dot<C: SmallBlockCodec>(_ codec: C.Type, _ w: UnsafeRawPointer, _ a: ActivationRow, blocks: Int) -> Float {
-        let bytes = C.blockBytes
-        var acc = SIMD8<Float>()
-        var b = 0
-        while b < blocks {
-            let block = w + b * bytes
-            let s = IntegerDot.pair(C.unpack(block), a.planes + 32 * b)
-            IntegerDot.accumulate(&acc, IntegerDot.float(s), weightScales(block, bytes) * activationScales(a, b))
-            b += 2
-        }
-        return IntegerDot.sum8(acc)
     }
 }

@@ -10,8 +10,9 @@ struct WeightMatrix {
 
     func row(_ r: Int) -> UnsafeRawPointer { base + r * rowBytes }
 
-    /// How many rows ahead the one-row kernels prefetch: about 4 KB, enough cache lines in flight
-    /// to cover memory latency (measured: 8 rows of the Q8_0 output matrix reach full speed).
+    /// How many rows ahead the one-row kernels prefetch: about 4 KB (6 rows of the 680-byte Q8_0
+    /// output matrix), enough cache lines in flight to cover memory latency; 2.7 to 11 KB measured
+    /// the same on the output matrix.
     var prefetchRows: Int { max(2, 4096 / rowBytes) }
 
     /// Dequantizes row `r` (for embedding lookups).
@@ -46,13 +47,14 @@ enum MatMul {
 
     @inline(__always)
     private static func small<C: SmallBlockCodec>(_ format: C.Type, _ w: WeightMatrix, _ a: ActivationBuffer, count: Int, rows: Range<Int>, out: UnsafeMutablePointer<Float>, outStride: Int) {
+        assert(a.kind == .q8_0, "32-value-block weights take Q8_0 activations")
         let blocks = w.columns / 32
         if count == 1 {
             let paired = a.pairedRow(0)
             var r = rows.lowerBound
             let ahead = w.prefetchRows
             while r < rows.upperBound {
-                Prefetch.read(w.row(r + ahead), count: 2 * w.rowBytes)
+                if r + ahead + 2 <= w.rows { Prefetch.read(w.row(r + ahead), count: 2 * w.rowBytes) }
                 let r1 = min(r + 1, rows.upperBound - 1)  // an odd last row is paired with itself
                 let (v0, v1) = SmallBlockDot.dotRowPair(format, w.row(r), w.row(r1), paired, blocks: blocks)
                 out[r] = v0; out[r1] = v1
@@ -62,7 +64,8 @@ enum MatMul {
         }
         // Prefill: decode a group of weight rows once, in row pairs, then run every 8-row activation
         // tile against the whole group, so the tile is reused from L1 instead of streamed from L2
-        // once per weight row.
+        // once per weight row. Scratch: 4 pairs × 192 bytes per block (15 KB for 640 columns; the
+        // allocation falls back to the heap if a wider model's does not fit the stack).
         let pairs = MatMul.smallPairGroup, pairBytes = SmallBlockDot.DecodedRowPair.bytes(blocks: blocks)
         let shifts = a.pairedRow(0).shifts
         withUnsafeTemporaryAllocation(byteCount: pairs * pairBytes, alignment: 64) { scratch in
@@ -111,7 +114,7 @@ enum MatMul {
         guard count >= 4 else {
             let ahead = w.prefetchRows
             for r in rows {
-                Prefetch.read(w.row(r + ahead), count: w.rowBytes)
+                if r + ahead < w.rows { Prefetch.read(w.row(r + ahead), count: w.rowBytes) }
                 for t in 0..<count { out[t * outStride + r] = one(w.row(r), a.row(t), blocks) }
             }
             return

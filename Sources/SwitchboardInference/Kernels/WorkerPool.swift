@@ -47,9 +47,10 @@ final class WorkerPool {
         }
     }
 
-    /// `run` with a closure, for regions that run once per batch rather than once per token:
-    /// `withoutActuallyEscaping` heap-allocates a small box on every call, so per-token regions
-    /// are `ParallelJob` values instead.
+    /// `run` with a closure: `withoutActuallyEscaping` heap-allocates a small box whenever the
+    /// region has more than one chunk, so regions with several chunks in decode are `ParallelJob`
+    /// values instead; closures serve regions of one chunk per token (a decode step's per-token
+    /// norms) and those that run once per prompt batch.
     func run(chunks: Int, _ body: (_ chunk: Int, _ worker: Int) -> Void) {
         guard chunks > 0 else { return }
         if handles.isEmpty || chunks == 1 { for c in 0..<chunks { body(c, 0) }; return }

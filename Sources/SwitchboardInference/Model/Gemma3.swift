@@ -101,13 +101,8 @@ enum Gemma3 {
             VectorMath.rmsNorm(x, weight: w.ffnNorm, eps: a.rmsEpsilon, count: d, into: s.normed + t * d)
         }
         c.multiply(.init(w.gate, s.gate), .init(w.up, s.up), input: s.normed, count: n, batch: batch)
-        let ff = a.feedForwardLength, table = c.geluTable
-        let parts = max(1, n * ff / 4096)
-        c.pool.run(chunks: parts) { part, _ in
-            for i in WorkerPool.range(part, of: n * ff, parts: parts, granularity: 64) {
-                s.gate[i] = VectorMath.gatedGelu(s.gate[i], s.up[i], table: table)
-            }
-        }
+        let gelu = GatedGeluJob(gate: s.gate, up: s.up, table: c.geluTable, count: n * a.feedForwardLength)
+        c.pool.run(chunks: gelu.parts, gelu)
         c.multiply(.init(w.down, s.projected), input: s.gate, count: n, batch: batch)
         c.pool.run(chunks: n) { t, _ in
             let x = s.x + t * d, p = s.projected + t * d
@@ -124,6 +119,21 @@ enum Gemma3 {
                                layer: c.cache.layers[il], width: c.cache.width, start: start, window: window, singleToken: batch == 1,
                                scores: s.scores, scoreCapacity: s.scoreCapacity)
         c.pool.run(chunks: n * a.headCount, job)
+    }
+}
+
+/// gate ← gelu(gate)·up in parts of about 4,096 values (a value type: a wide model's decode step
+/// has several parts, and a closure region would allocate, `WorkerPool.run`).
+struct GatedGeluJob: ParallelJob {
+    let gate, up: UnsafeMutablePointer<Float>
+    let table: UnsafeMutablePointer<Float>
+    let count: Int
+    var parts: Int { max(1, count / 4096) }
+
+    func run(chunk: Int, worker: Int) {
+        for i in WorkerPool.range(chunk, of: count, parts: parts, granularity: 64) {
+            gate[i] = VectorMath.gatedGelu(gate[i], up[i], table: table)
+        }
     }
 }
 

@@ -76,7 +76,7 @@ public struct ModelArchitecture: Sendable, Equatable {
             throw .gguf(error)
         }
         guard embeddingLength > 0, blockCount > 0, headCount > 0, headCountKV > 0, headCount % headCountKV == 0,
-              keyLength > 0, keyLength % 2 == 0, valueLength == keyLength, feedForwardLength > 0, contextLength > 0
+              keyLength > 0, valueLength == keyLength, feedForwardLength > 0, contextLength > 0
         else { throw .unsupportedTensor(name: "\(arch) hyperparameters", reason: "inconsistent head counts or sizes in the metadata") }
         // The attention kernels run 16 lanes at a time over a head (llama.cpp's F16 tiles need the same).
         guard keyLength % 16 == 0 else {
