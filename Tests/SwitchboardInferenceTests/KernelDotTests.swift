@@ -96,6 +96,40 @@ import Testing
         for i in 0..<256 { #expect(abs(row[i] - x[i]) <= abs(act.scales[0]) / 2 + 1e-6) }
     }
 
+    /// Every Q8_0 / Q8_K activation value against the scalar statement of llama.cpp's rounding
+    /// (`Int16((x·id).rounded(.toNearestOrEven))`, products rounded first), including exact ties
+    /// (x·id = k + 0.5) and a tie of ±amax (the first occurrence sets Q8_K's sign).
+    @Test(arguments: [ActivationKind.q8_0, .q8_K])
+    func quantizedValuesMatchTheScalarStatement(kind: ActivationKind) {
+        var rng = Rng(state: 99)
+        var x = (0..<512).map { _ in rng.float() * 4 }
+        for i in stride(from: 0, to: 512, by: 32) { x[i + 5] = 127; x[i + 9] = 0.5; x[i + 11] = -2.5; x[i + 13] = -127 }
+        let act = ActivationBuffer(kind: kind, columns: 512, capacity: 1)
+        x.withUnsafeBufferPointer { act.quantize($0.baseAddress!, rows: 1, stride: 512) }
+        let block = kind.blockSize
+        for b in 0..<512 / block {
+            let values = x[block * b..<block * (b + 1)]
+            let amax = values.map(abs).max() ?? 0
+            let signed = values.first { abs($0) == amax } ?? 0
+            let id: Float = kind == .q8_0 ? (amax == 0 ? 0 : 127 / amax) : (signed == 0 ? 0 : -127 / signed)
+            for j in 0..<block {
+                let i = block * b + j
+                let expected = min(127, Int16((x[i] * id).rounded(.toNearestOrEven)))
+                #expect(act.planes[64 * (i / 64) + ActivationQuantizer.slot(i % 64)] == expected, "\(kind) value \(i)")
+            }
+        }
+    }
+
+    /// A NaN or infinite activation (a broken model file) must not trap in the quantizers.
+    @Test(arguments: [ActivationKind.q8_0, .q8_K])
+    func nonFiniteActivationsDoNotTrap(kind: ActivationKind) {
+        var x = [Float](repeating: 1, count: 256)
+        x[3] = .nan; x[100] = .infinity; x[200] = -.infinity
+        let act = ActivationBuffer(kind: kind, columns: 256, capacity: 1)
+        x.withUnsafeBufferPointer { act.quantize($0.baseAddress!, rows: 1, stride: 256) }
+        #expect(act.columns == 256)
+    }
+
     @Test func zeroActivationsQuantizeToZero() {
         let act = ActivationBuffer(kind: .q8_K, columns: 256, capacity: 1)
         let x = [Float](repeating: 0, count: 256)

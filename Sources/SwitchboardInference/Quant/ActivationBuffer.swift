@@ -118,13 +118,18 @@ enum ActivationQuantizer {
     /// x86 SIMD path does).
     static func q8_0(_ x: UnsafePointer<Float>, columns: Int, into out: ActivationRow) {
         for b in 0..<columns / 32 {
-            let xb = x + 32 * b
-            var amax: Float = 0
-            for j in 0..<32 { amax = max(amax, abs(xb[j])) }
+            let raw = UnsafeRawPointer(x + 32 * b)
+            let low = raw.loadUnaligned(as: SIMD16<Float>.self), high = raw.loadUnaligned(fromByteOffset: 64, as: SIMD16<Float>.self)
+            let amax = maxMagnitude(low, high)
             let d = amax / 127
             let id: Float = amax != 0 ? 127 / amax : 0
-            let chunk = out.planes + 64 * (b >> 1), first = 32 * (b & 1)
-            for j in 0..<32 { chunk[slot(first + j)] = Int16((xb[j] * id).rounded(.toNearestOrEven)) }
+            // Values 0..<32 of the block: 16 even-indexed ones at `chunk`, the odd ones 32 further.
+            let chunk = UnsafeMutableRawPointer(out.planes + 64 * (b >> 1) + 16 * (b & 1))
+            let q0 = roundedToInt(low * id), q1 = roundedToInt(high * id)
+            chunk.storeBytes(of: narrow(q0, from: 0), as: SIMD8<Int16>.self)
+            chunk.storeBytes(of: narrow(q1, from: 0), toByteOffset: 16, as: SIMD8<Int16>.self)
+            chunk.storeBytes(of: narrow(q0, from: 1), toByteOffset: 64, as: SIMD8<Int16>.self)
+            chunk.storeBytes(of: narrow(q1, from: 1), toByteOffset: 80, as: SIMD8<Int16>.self)
             let scale = HalfFloat.float(fromHalf: HalfFloat.half(from: d))
             out.scales[b] = scale
             (out.expandedScales + 8 * b).update(repeating: scale, count: 8)
@@ -138,21 +143,70 @@ enum ActivationQuantizer {
     /// product lands within half an ulp of a .5. The AVX2 quantizer takes the scale's sign from
     /// whether a positive value reaches the largest magnitude; with both signs present that negates
     /// q and d together, which leaves every product q·d — and so every dot product — bit-identical.
+    /// The largest |x| of 32 values. Magnitudes compare as integers (whole-register compare and
+    /// blend; `pointwiseMax` and `max()` are lane loops). A NaN propagates instead of trapping later.
+    @inline(__always)
+    static func maxMagnitude(_ a: SIMD16<Float>, _ b: SIMD16<Float>) -> Float {
+        let ma = unsafeBitCast(a, to: SIMD16<UInt32>.self) & 0x7FFF_FFFF, mb = unsafeBitCast(b, to: SIMD16<UInt32>.self) & 0x7FFF_FFFF
+        return maxMagnitude(ma.replacing(with: mb, where: mb .> ma))
+    }
+
+    @inline(__always)
+    static func maxMagnitude(_ m: SIMD16<UInt32>) -> Float {
+        var half = m.lowHalf
+        half.replace(with: m.highHalf, where: m.highHalf .> half)
+        var quarter = half.lowHalf
+        quarter.replace(with: half.highHalf, where: half.highHalf .> quarter)
+        return Float(bitPattern: Swift.max(Swift.max(quarter[0], quarter[1]), Swift.max(quarter[2], quarter[3])))
+    }
+
+    /// Nearest integer, ties to even, by adding 1.5·2^23 (as llama.cpp's x86 paths round): exact
+    /// for |x| < 2^22, and unlike `Int16(_:)` it cannot trap on a NaN or infinite activation.
+    @inline(__always)
+    static func roundedToInt(_ x: SIMD16<Float>) -> SIMD16<Int32> {
+        let biased: SIMD16<Float> = x + SIMD16<Float>(repeating: 12_582_912)
+        return unsafeBitCast(biased, to: SIMD16<Int32>.self) &- SIMD16<Int32>(repeating: 0x4B40_0000)
+    }
+
+    /// Lanes first, first + 2, …, first + 14 of `q` as Int16 (lane by lane: LLVM makes it one shuffle).
+    @inline(__always)
+    static func narrow(_ q: SIMD16<Int32>, from first: Int) -> SIMD8<Int16> {
+        var r = SIMD8<Int16>()
+        for i in 0..<8 { r[i] = Int16(truncatingIfNeeded: q[first + 2 * i]) }
+        return r
+    }
+
     static func q8_K(_ x: UnsafePointer<Float>, columns: Int, into out: ActivationRow) {
         for b in 0..<columns / 256 {
             let xb = x + 256 * b
-            var amax: Float = 0, maxValue: Float = 0
-            for j in 0..<256 where abs(xb[j]) > amax { amax = abs(xb[j]); maxValue = xb[j] }
-            let iscale: Float = maxValue == 0 ? 0 : -127 / maxValue
+            @inline(__always) func group(_ g: Int) -> SIMD16<Float> { UnsafeRawPointer(xb + 16 * g).loadUnaligned(as: SIMD16<Float>.self) }
+            // The largest magnitude, then the first value that has it (its sign sets the scale's).
+            var magnitudes = SIMD16<UInt32>()
             for g in 0..<16 {
-                let chunk = out.planes + 256 * b + 64 * (g >> 2), first = 16 * (g & 3)
-                var sum: Int32 = 0
-                for j in 0..<16 {
-                    let v = maxValue == 0 ? 0 : min(127, Int16((iscale * xb[16 * g + j]).rounded(.toNearestOrEven)))
-                    chunk[slot(first + j)] = v
-                    sum += Int32(v)
-                }
-                out.sixteenSums[16 * b + g] = sum
+                let m = unsafeBitCast(group(g), to: SIMD16<UInt32>.self) & 0x7FFF_FFFF  // |x|, ordered as integers
+                magnitudes.replace(with: m, where: m .> magnitudes)
+            }
+            let amax = maxMagnitude(magnitudes)
+            var maxValue: Float = 0
+            if amax > 0 {
+                for j in 0..<256 where abs(xb[j]) == amax { maxValue = xb[j]; break }
+            }
+            let iscale: Float = maxValue == 0 ? 0 : -127 / maxValue
+            let scale = SIMD16<Float>(repeating: iscale)
+            for g in 0..<16 {
+                // Product rounded to float, then to the nearest integer: rounded twice, as llama.cpp.
+                let product: SIMD16<Float> = group(g) * scale
+                let rounded = roundedToInt(product)
+                // min(127, ·) in whole-register integer ops (`replacing(with:where:)` on Int32 lanes
+                // is a lane loop): subtracts q − 127 where 127 − q is negative.
+                let excess = rounded &- 127
+                let q = rounded &- (excess & ((0 &- excess) &>> 31))
+                out.sixteenSums[16 * b + g] = IntegerDot.sum(q)
+                // Values 16·(g%4)..<16·(g%4)+16 of a 64-value chunk: 8 even-indexed ones, then 8 odd.
+                let offset: Int = 256 * b + 64 * (g >> 2) + 16 * ((g & 3) >> 1) + 8 * (g & 1)
+                let chunk = out.planes + offset
+                UnsafeMutableRawPointer(chunk).storeBytes(of: narrow(q, from: 0), as: SIMD8<Int16>.self)
+                UnsafeMutableRawPointer(chunk + 32).storeBytes(of: narrow(q, from: 1), as: SIMD8<Int16>.self)
             }
             for g in 0..<8 { out.groupSums[8 * b + g] = out.sixteenSums[16 * b + 2 * g] + out.sixteenSums[16 * b + 2 * g + 1] }
             out.scales[b] = maxValue == 0 ? 0 : 1 / iscale
