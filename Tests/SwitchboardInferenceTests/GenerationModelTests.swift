@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import SwitchboardInference
 
@@ -15,6 +16,25 @@ import Testing
         #expect(throws: InferenceError.invalidToken(Int32(model.vocabularySize))) {
             session.reset(); _ = try session.prefill([2, Int32(model.vocabularySize)])
         }
+    }
+
+    /// A structurally valid file with NaN weights (a corrupt download that kept its layout) must
+    /// not trap anywhere in the forward pass or the sampler: generation runs to its token limit.
+    @Test func nanWeightsDoNotTrap() throws {
+        let file = try GGUFTestModel.open()
+        let norm = try file.tensor(named: "blk.0.attn_norm.weight")
+        var bytes = Data(file.rawBytes)
+        bytes.withUnsafeMutableBytes { raw in
+            for i in 0..<norm.elementCount { raw.storeBytes(of: Float.nan, toByteOffset: norm.offset + 4 * i, as: Float.self) }
+        }
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("switchboard-nan-\(UInt32.random(in: 0...UInt32.max)).gguf").path
+        try bytes.write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let model = try LanguageModel.load(from: path)
+        let session = InferenceSession(model: model, contextLength: 64)
+        let loop = GenerationLoop(session: session, options: GenerationOptions(maxTokens: 4), elapsed: { .zero }, isCancelled: { false })
+        let summary = try loop.run(prompt: [2, 818, 5279, 529]) { _ in }
+        #expect(summary.completionTokens + summary.promptTokens >= 4)
     }
 
     @Test func generatorReportsPromptOverContextLimit() async throws {

@@ -208,7 +208,7 @@ enum ActivationQuantizer {
                 UnsafeMutableRawPointer(chunk).storeBytes(of: narrow(q, from: 0), as: SIMD8<Int16>.self)
                 UnsafeMutableRawPointer(chunk + 32).storeBytes(of: narrow(q, from: 1), as: SIMD8<Int16>.self)
             }
-            for g in 0..<8 { out.groupSums[8 * b + g] = out.sixteenSums[16 * b + 2 * g] + out.sixteenSums[16 * b + 2 * g + 1] }
+            for g in 0..<8 { out.groupSums[8 * b + g] = out.sixteenSums[16 * b + 2 * g] &+ out.sixteenSums[16 * b + 2 * g + 1] }
             out.scales[b] = maxValue == 0 ? 0 : 1 / iscale
         }
     }
