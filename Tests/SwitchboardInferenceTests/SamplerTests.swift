@@ -118,3 +118,29 @@ struct SamplerTests {
         #expect(config.temperature == 0 && config.topK == 0 && config.topP == 1 && config.minP == 1 && config.repetitionPenalty == 1)
     }
 }
+
+extension SamplerTests {
+    /// Logits from a broken model (NaN, ±infinity) must give a valid id, not a trap, under every
+    /// sampling mode.
+    @Test(arguments: [Float.nan, .infinity, -.infinity])
+    func nonFiniteLogitsStillGiveAValidID(bad: Float) {
+        let configurations = [
+            SamplerConfiguration.greedy,
+            SamplerConfiguration(temperature: 0.8, topK: 40, topP: 0.9, minP: 0.05, repetitionPenalty: 1.1, seed: 1),
+            SamplerConfiguration(temperature: 1.2, topK: 0, topP: 1, minP: 0, seed: 2),
+        ]
+        for config in configurations {
+            for pattern in 0..<3 {
+                var logits = Self.logits(count: 2000)
+                switch pattern {
+                case 0: for i in logits.indices { logits[i] = bad }
+                case 1: logits[17] = bad
+                default: for i in stride(from: 0, to: logits.count, by: 3) { logits[i] = bad }
+                }
+                var sampler = Sampler(configuration: config)
+                let id = sampler.sample(&logits, recent: [Int32(17), 5])
+                #expect((0..<2000).contains(Int(id)), "\(bad) pattern \(pattern) temperature \(config.temperature)")
+            }
+        }
+    }
+}
