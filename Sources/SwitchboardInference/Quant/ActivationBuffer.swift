@@ -102,11 +102,13 @@ enum ActivationQuantizer {
     /// Rewrites a quantized Q8_0 row into the paired layout.
     static func pair(_ row: ActivationRow, columns: Int, into out: UnsafeMutablePointer<Int16>) {
         for b in 0..<columns / 32 {
-            let chunk = row.planes + 64 * (b >> 1) + 16 * (b & 1), block = out + 64 * b
-            for i in 0..<16 {
-                block[i] = chunk[i]; block[16 + i] = chunk[i]
-                block[32 + i] = -chunk[32 + i]; block[48 + i] = -chunk[32 + i]
-            }
+            let chunk = UnsafeRawPointer(row.planes + 64 * (b >> 1) + 16 * (b & 1)), block = UnsafeMutableRawPointer(out + 64 * b)
+            let even = chunk.loadUnaligned(as: SIMD16<Int16>.self)
+            let odd = SIMD16<Int16>() &- chunk.loadUnaligned(fromByteOffset: 64, as: SIMD16<Int16>.self)
+            block.storeBytes(of: even, as: SIMD16<Int16>.self)
+            block.storeBytes(of: even, toByteOffset: 32, as: SIMD16<Int16>.self)
+            block.storeBytes(of: odd, toByteOffset: 64, as: SIMD16<Int16>.self)
+            block.storeBytes(of: odd, toByteOffset: 96, as: SIMD16<Int16>.self)
         }
     }
 
