@@ -4,8 +4,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-model=$(bash Scripts/fetch-model.sh | tail -n 1)
-export SWITCHBOARD_MODEL_PATH="${SWITCHBOARD_MODEL_PATH:-$model}"
+models=$(bash Scripts/fetch-model.sh all)
+export SWITCHBOARD_MODEL_PATH="${SWITCHBOARD_MODEL_PATH:-$(sed -n 1p <<<"$models")}"
+export SWITCHBOARD_CHAT_MODEL_PATH="${SWITCHBOARD_CHAT_MODEL_PATH:-$(sed -n 2p <<<"$models")}"
 
 flags=(-c release)
 if [ "$(uname -m)" = "x86_64" ]; then flags+=(-Xswiftc -target-cpu -Xswiftc native); fi

@@ -18,7 +18,7 @@ if ! "$PY" -c "import llama_cpp.server, uvicorn, fastapi, sse_starlette, starlet
   "$PY" -m pip install --disable-pip-version-check --quiet "llama-cpp-python[server]" || fail "pip install llama-cpp-python[server] failed"
 fi
 
-MODEL=$(Scripts/fetch-model.sh | tail -n 1)
+MODEL=$(bash Scripts/fetch-model.sh gemma | tail -n 1)
 [ -f "$MODEL" ] || fail "model not found at '$MODEL'"
 
 PORT=${PORT:-$("$PY" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')}

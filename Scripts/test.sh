@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# The test command: fetch the model, build everything (tests included) in release with testing enabled,
-# fail on any compiler warning, run every suite. Tests that need the model find it through
-# SWITCHBOARD_MODEL_PATH, which this script sets.
+# The test command: fetch both models, build everything (tests included) in release with testing enabled,
+# fail on any compiler warning, run every suite. Tests that need the models find them through
+# SWITCHBOARD_MODEL_PATH (Gemma 3) and SWITCHBOARD_CHAT_MODEL_PATH (SmolLM2), which this script sets.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-model=$(bash Scripts/fetch-model.sh | tail -n 1)
-export SWITCHBOARD_MODEL_PATH="$model"
+models=$(bash Scripts/fetch-model.sh all)
+export SWITCHBOARD_MODEL_PATH="$(sed -n 1p <<<"$models")"
+export SWITCHBOARD_CHAT_MODEL_PATH="$(sed -n 2p <<<"$models")"
 
 flags=(-c release -Xswiftc -enable-testing)
 if [ "$(uname -m)" = "x86_64" ]; then flags+=(-Xswiftc -target-cpu -Xswiftc native); fi

@@ -7,7 +7,7 @@ let fidelityModel: Result<LanguageModel, InferenceError> = Result { () throws(In
     try LanguageModel.load(from: GGUFTestModel.path)
 }
 
-/// `../shared/golden/greedy_public.json` (llama.cpp outputs for the same model file).
+/// `Tests/Fixtures/golden/gemma3/greedy_public.json` (llama.cpp outputs for the same model file).
 struct GreedyGolden: Decodable {
     struct Case: Decodable {
         var prompt: String
@@ -20,7 +20,7 @@ struct GreedyGolden: Decodable {
 
     static func load() throws -> GreedyGolden {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let url = root.appendingPathComponent("../shared/golden/greedy_public.json")
+        let url = root.appendingPathComponent("Fixtures/golden/gemma3/greedy_public.json")
         return try JSONDecoder().decode(GreedyGolden.self, from: Data(contentsOf: url))
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import SwitchboardInference
 
-/// The real Gemma 3 vocabulary against llama.cpp's tokenization (`../shared/golden`).
+/// The real Gemma 3 vocabulary against llama.cpp's tokenization (`Tests/Fixtures/golden/gemma3`).
 @Suite("Tokenizer on the real model", .requiresGGUFModel)
 struct TokenizerGoldenTests {
     struct Golden: Decodable {
@@ -16,7 +16,7 @@ struct TokenizerGoldenTests {
 
     static let goldenDirectory = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("../shared/golden").standardized
+        .appendingPathComponent("Fixtures/golden/gemma3").standardized
 
     static let tokenizer: Result<Tokenizer, any Error> = Result {
         try Tokenizer(gguf: try GGUFTestModel.open())
