@@ -59,4 +59,5 @@ import Testing
     @Test func q8_0() throws { try check(.q8_0, columns: 640) }
     @Test func q5_0() throws { try check(.q5_0, columns: 640) }
     @Test func q4_0() throws { try check(.q4_0, columns: 256) }
+    @Test func q4_1() throws { try check(.q4_1, columns: 576) }
 }

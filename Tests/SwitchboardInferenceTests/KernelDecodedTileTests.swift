@@ -51,14 +51,14 @@ import Testing
             for (r0, r1) in [(0, 1), (2, 2)] {
                 pair.decode(codec, row(r0), row(r1), shifts: act.pairedRow(0).shifts)
                 for t in stride(from: 0, to: count, by: 8) {
-                    let fast = pair.dot8(act, first: t)
+                    let fast = pair.dot8(act, first: t, minimum: false)
                     let reference0 = SmallBlockDot.dot8(codec, row(r0), act, first: t, blocks: blocks)
                     let reference1 = SmallBlockDot.dot8(codec, row(r1), act, first: t, blocks: blocks)
                     for i in 0..<8 {
                         let expected0 = i < 4 ? reference0.0[i] : reference0.1[i - 4], expected1 = i < 4 ? reference1.0[i] : reference1.1[i - 4]
                         #expect(fast.0[i].bitPattern == expected0.bitPattern, "\(format) r\(r0) t\(t + i)")
                         #expect(fast.1[i].bitPattern == expected1.bitPattern, "\(format) r\(r1) t\(t + i)")
-                        let one = pair.dot(act.pairedRow(t + i))
+                        let one = pair.dot(act.pairedRow(t + i), minimum: false)
                         #expect(one.0.bitPattern == expected0.bitPattern && one.1.bitPattern == expected1.bitPattern, "\(format) r\(r0),\(r1) t\(t + i) one row")
                         // The decode kernel (weights unpacked in place) against the one-row reference.
                         let decode = SmallBlockDot.dotRowPair(codec, row(r0), row(r1), act.pairedRow(t + i), blocks: blocks)

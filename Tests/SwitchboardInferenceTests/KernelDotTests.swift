@@ -27,6 +27,7 @@ import Testing
             }
             switch format {
             case .q8_0, .q4_0, .q5_0: put(0, 0.01 + abs(rng.float()) * 0.05)
+            case .q4_1: put(0, 0.01 + abs(rng.float()) * 0.05); put(2, rng.float() * 0.2)
             case .q4_K: put(0, 0.002 + abs(rng.float()) * 0.01); put(2, abs(rng.float()) * 0.01)
             case .q6_K: put(208, 0.001 + abs(rng.float()) * 0.004)
             case .f32, .f16, .bf16: break
@@ -77,6 +78,7 @@ import Testing
 
     @Test func q8_0() throws { try check(.q8_0, columns: 640) }
     @Test func q4_0() throws { try check(.q4_0, columns: 256) }
+    @Test func q4_1() throws { try check(.q4_1, columns: 576, count: 11) }
     @Test func q5_0EightRowTilesAndTail() throws { try check(.q5_0, columns: 640, rows: 2, count: 13) }
     @Test func q5_0DecodeRowPairsAndOddTail() throws { try check(.q5_0, columns: 640, rows: 5, count: 1) }
     @Test func q8_0SingleRowsAndTail() throws { try check(.q8_0, columns: 128, rows: 5, count: 7) }

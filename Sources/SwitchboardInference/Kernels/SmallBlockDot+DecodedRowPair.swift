@@ -1,6 +1,6 @@
 /// Prefill path for 32-value-block weights: a pair of weight rows decoded once per batch slice into
 /// the row-pair form of `dotRowPair` (per block: 32 Int16 even values, both rows; 32 Int16 odd
-/// values, both rows; 16 Float scales, [d₀ ×8 | d₁ ×8]), then run against every activation row of
+/// values, both rows; 16 Float scales, [d₀ ×8 | d₁ ×8]; Q4_1's minimums m₀, m₁ after all blocks), then run against every activation row of
 /// the slice, 8 at a time. Per block and activation row that is two `vpmaddwd`, a subtraction, a
 /// conversion, a multiply and one fused multiply-add for both weight rows.
 ///
@@ -10,14 +10,17 @@ extension SmallBlockDot {
     struct DecodedRowPair {
         let values: UnsafeMutablePointer<Int16>
         let scales: UnsafeMutablePointer<Float>
+        /// Per block (m₀, m₁), for formats with a minimum.
+        let minimums: UnsafeMutablePointer<Float>
         let blocks: Int
 
         /// Scratch bytes for one pair (a multiple of 64, so pairs stay 64-byte aligned).
-        static func bytes(blocks: Int) -> Int { blocks * (64 * 2 + 16 * 4) }
+        static func bytes(blocks: Int) -> Int { blocks * (64 * 2 + 16 * 4) + (8 * blocks + 63) / 64 * 64 }
 
         init(_ base: UnsafeMutableRawPointer, blocks: Int) {
             values = base.bindMemory(to: Int16.self, capacity: 64 * blocks)
             scales = (base + 128 * blocks).bindMemory(to: Float.self, capacity: 16 * blocks)
+            minimums = (base + 192 * blocks).bindMemory(to: Float.self, capacity: 2 * blocks)
             self.blocks = blocks
         }
 
@@ -31,7 +34,17 @@ extension SmallBlockDot {
                 out.storeBytes(of: u.0, as: SIMD32<Int16>.self)
                 out.storeBytes(of: u.1, toByteOffset: 64, as: SIMD32<Int16>.self)
                 UnsafeMutableRawPointer(scales + 16 * b).storeBytes(of: IntegerDot.halves(HalfFloat.load(x0, 0), HalfFloat.load(x1, 0)), as: SIMD16<Float>.self)
+                if C.hasMinimum { minimums[2 * b] = HalfFloat.load(x0, 2); minimums[2 * b + 1] = HalfFloat.load(x1, 2) }
             }
+        }
+
+        /// Σ m·s over the blocks for both rows, in block order (one scalar chain per row, as
+        /// `vec_dot_q4_1_q8_1`'s `summs`).
+        @inline(__always)
+        private func minimumTerms(_ sums: UnsafePointer<Float>) -> (Float, Float) {
+            var m0: Float = 0, m1: Float = 0
+            for b in 0..<blocks { m0.addProduct(minimums[2 * b], sums[b]); m1.addProduct(minimums[2 * b + 1], sums[b]) }
+            return (m0, m1)
         }
 
         /// Block b's lane sums with activations `a` (paired layout). The weights are loaded here,
@@ -46,19 +59,23 @@ extension SmallBlockDot {
         @inline(__always)
         private func scales(_ b: Int) -> SIMD16<Float> { UnsafeRawPointer(scales + 16 * b).loadUnaligned(as: SIMD16<Float>.self) }
 
-        /// Against one activation row: (row 0's result, row 1's result).
+        /// Against one activation row: (row 0's result, row 1's result). `minimum`: the codec's
+        /// `hasMinimum` (a constant once inlined).
         @inline(__always)
-        func dot(_ a: PairedActivationRow) -> (Float, Float) {
+        func dot(_ a: PairedActivationRow, minimum: Bool) -> (Float, Float) {
             var acc = SIMD16<Float>()
             for b in 0..<blocks {
                 acc.addProduct(IntegerDot.convert(sums(b, a.values + 64 * b)), scales(b) * SIMD16(repeating: a.scales[b]))
             }
-            return (IntegerDot.sum8(acc.lowHalf), IntegerDot.sum8(acc.highHalf))
+            let (r0, r1) = (IntegerDot.sum8(acc.lowHalf), IntegerDot.sum8(acc.highHalf))
+            guard minimum else { return (r0, r1) }
+            let (m0, m1) = minimumTerms(a.sums)
+            return (r0 + m0, r1 + m1)
         }
 
         /// Against activation rows `t..<t+8`: (row 0's results, row 1's results).
         @inline(__always)
-        func dot8(_ a: ActivationBuffer, first t: Int) -> (SIMD8<Float>, SIMD8<Float>) {
+        func dot8(_ a: ActivationBuffer, first t: Int, minimum: Bool) -> (SIMD8<Float>, SIMD8<Float>) {
             // Activation scales as 8-lane vectors loaded twice: a broadcast scalar here costs the
             // other products their `vpmaddwd` match (LLVM codegen, found by inspection).
             let stride = 2 * a.columns, scaleStride = a.columns / 4
@@ -77,8 +94,15 @@ extension SmallBlockDot {
             }
             func low(_ v: SIMD16<Float>) -> Float { IntegerDot.sum8(v.lowHalf) }
             func high(_ v: SIMD16<Float>) -> Float { IntegerDot.sum8(v.highHalf) }
-            return (SIMD8(low(acc0), low(acc1), low(acc2), low(acc3), low(acc4), low(acc5), low(acc6), low(acc7)),
-                    SIMD8(high(acc0), high(acc1), high(acc2), high(acc3), high(acc4), high(acc5), high(acc6), high(acc7)))
+            var r0 = SIMD8(low(acc0), low(acc1), low(acc2), low(acc3), low(acc4), low(acc5), low(acc6), low(acc7))
+            var r1 = SIMD8(high(acc0), high(acc1), high(acc2), high(acc3), high(acc4), high(acc5), high(acc6), high(acc7))
+            if minimum {
+                for r in 0..<8 {
+                    let (m0, m1) = minimumTerms(a.blockSums + (t + r) * a.blocksPerRow)
+                    r0[r] += m0; r1[r] += m1
+                }
+            }
+            return (r0, r1)
         }
     }
 }

@@ -6,21 +6,26 @@
 /// two single-row chains, which split each register into halves for llama.cpp's 8-lane order.
 ///
 /// Each row's float accumulation is llama.cpp's `vec_dot_q*_0_q8_0` (8 lanes, block by block, fused
-/// multiply-add of d_w·d_a, then `hsum_float_8`), so results are bit-identical to `dot`.
+/// multiply-add of d_w·d_a, then `hsum_float_8`), so results are bit-identical to `dot`. Q4_1
+/// (`vec_dot_q4_1_q8_1`) also sums m_w·s_a block by block in a scalar, added after `hsum_float_8`.
 extension SmallBlockDot {
     @inline(__always)
     static func dotRowPair<C: SmallBlockCodec>(_ codec: C.Type, _ w0: UnsafeRawPointer, _ w1: UnsafeRawPointer, _ a: PairedActivationRow, blocks: Int) -> (Float, Float) {
         let bytes = C.blockBytes
         var acc = SIMD16<Float>()
+        var min0: Float = 0, min1: Float = 0
         var x0 = w0, x1 = w1, values = a.values
         let shifts = a.shifts
         for b in 0..<blocks {
             let s = IntegerDot.pairedInt(C.unpackRows(x0, x1, shifts), values)
             let scale = IntegerDot.halves(HalfFloat.load(x0, 0), HalfFloat.load(x1, 0)) * SIMD16(repeating: a.scales[b])
             acc.addProduct(IntegerDot.convert(s), scale)
+            if C.hasMinimum {
+                min0.addProduct(HalfFloat.load(x0, 2), a.sums[b]); min1.addProduct(HalfFloat.load(x1, 2), a.sums[b])
+            }
             x0 += bytes; x1 += bytes; values += 64
         }
-        return (IntegerDot.sum8(acc.lowHalf), IntegerDot.sum8(acc.highHalf))
+        return (IntegerDot.sum8(acc.lowHalf) + min0, IntegerDot.sum8(acc.highHalf) + min1)
     }
 }
 

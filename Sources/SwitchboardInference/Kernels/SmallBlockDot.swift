@@ -7,9 +7,14 @@ protocol SmallBlockCodec {
     static func unpack(_ first: UnsafeRawPointer, _ second: UnsafeRawPointer) -> (SIMD32<Int16>, SIMD32<Int16>)
     /// `unpack` for the same block of two rows in the decode loop (`SmallBlockDot.dotRowPair`).
     static func unpackRows(_ first: UnsafeRawPointer, _ second: UnsafeRawPointer, _ shifts: UnpackShifts) -> (SIMD32<Int16>, SIMD32<Int16>)
+    /// Blocks carry an fp16 minimum `m` at byte 2 (value = q·d + m): each dot product adds
+    /// Σ m·s over the blocks, s being the activation block's scaled sum (llama.cpp's Q8_1 `s`).
+    static var hasMinimum: Bool { get }
 }
 
 extension SmallBlockCodec {
+    static var hasMinimum: Bool { false }
+
     @inline(__always)
     static func unpackRows(_ first: UnsafeRawPointer, _ second: UnsafeRawPointer, _ shifts: UnpackShifts) -> (SIMD32<Int16>, SIMD32<Int16>) { unpack(first, second) }
 
@@ -32,6 +37,16 @@ enum Q4_0Codec: SmallBlockCodec {
     @inline(__always)
     static func unpack(_ first: UnsafeRawPointer, _ second: UnsafeRawPointer) -> (SIMD32<Int16>, SIMD32<Int16>) {
         IntegerDot.split(SIMD16(lowHalf: SmallBlockDot.nibbles(first + 2), highHalf: SmallBlockDot.nibbles(second + 2)), offset: 8)
+    }
+}
+
+/// d, m, then 16 bytes of nibbles: unsigned 0…15 (the minimum `m` replaces Q4_0's −8 offset).
+enum Q4_1Codec: SmallBlockCodec {
+    static var blockBytes: Int { 20 }
+    static var hasMinimum: Bool { true }
+    @inline(__always)
+    static func unpack(_ first: UnsafeRawPointer, _ second: UnsafeRawPointer) -> (SIMD32<Int16>, SIMD32<Int16>) {
+        IntegerDot.split(SIMD16(lowHalf: SmallBlockDot.nibbles(first + 4), highHalf: SmallBlockDot.nibbles(second + 4)), offset: 0)
     }
 }
 

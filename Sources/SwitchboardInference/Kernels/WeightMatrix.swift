@@ -36,6 +36,7 @@ enum MatMul {
         switch w.format {
         case .q8_0: small(Q8_0Codec.self, w, q, count: count, rows: rows, out: out, outStride: outStride)
         case .q4_0: small(Q4_0Codec.self, w, q, count: count, rows: rows, out: out, outStride: outStride)
+        case .q4_1: small(Q4_1Codec.self, w, q, count: count, rows: rows, out: out, outStride: outStride)
         case .q5_0: small(Q5_0Codec.self, w, q, count: count, rows: rows, out: out, outStride: outStride)
         case .q4_K: kquant(KQuantDot.q4K, { $0.decodeQ4K($1, blocks: $2) }, KQuantDot.q4K4(decoded:_:blocks:), w, q, count: count, rows: rows, out: out, outStride: outStride)
         case .q6_K where KQuantDot.q6KUsesSlabOrder(batch: batch ?? count):
@@ -83,7 +84,7 @@ enum MatMul {
                 while t + 8 <= count {
                     for p in 0..<(n + 1) / 2 {
                         let (r0, r1) = rowsOf(p)
-                        let (v0, v1) = decoded(p).dot8(a, first: t)
+                        let (v0, v1) = decoded(p).dot8(a, first: t, minimum: C.hasMinimum)
                         for i in 0..<8 { out[(t + i) * outStride + r0] = v0[i]; out[(t + i) * outStride + r1] = v1[i] }
                     }
                     t += 8
@@ -91,7 +92,7 @@ enum MatMul {
                 while t < count {
                     for p in 0..<(n + 1) / 2 {
                         let (r0, r1) = rowsOf(p)
-                        let (v0, v1) = decoded(p).dot(a.pairedRow(t))
+                        let (v0, v1) = decoded(p).dot(a.pairedRow(t), minimum: C.hasMinimum)
                         out[t * outStride + r0] = v0; out[t * outStride + r1] = v1
                     }
                     t += 1

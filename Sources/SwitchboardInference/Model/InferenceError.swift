@@ -25,7 +25,7 @@ public enum InferenceError: Error, Sendable, Equatable, CustomStringConvertible 
         case .missingTensor(let name):
             "the model file has no tensor '\(name)'; the file is incomplete or not a supported conversion"
         case .unsupportedTensor(let name, let reason):
-            "tensor '\(name)' cannot be used: \(reason); re-quantize the model with a supported type (F32, F16, BF16, Q8_0, Q4_0, Q5_0, Q4_K, Q6_K)"
+            "tensor '\(name)' cannot be used: \(reason); re-quantize the model with a supported type (F32, F16, BF16, Q8_0, Q4_0, Q4_1, Q5_0, Q4_K, Q6_K)"
         case .contextLengthExceeded(let limit, let requested):
             "the request needs \(requested) tokens of context but the session allows \(limit); shorten the prompt, lower maxTokens or create the session with a larger context"
         case .emptyPrompt:

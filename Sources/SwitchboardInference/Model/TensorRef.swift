@@ -47,6 +47,7 @@ extension WeightFormat {
         case .bf16: self = .bf16
         case .q8_0: self = .q8_0
         case .q4_0: self = .q4_0
+        case .q4_1: self = .q4_1
         case .q5_0: self = .q5_0
         case .q4_K: self = .q4_K
         case .q6_K: self = .q6_K

@@ -26,6 +26,8 @@ final class ActivationBuffer {
     let groupSums: UnsafeMutablePointer<Int32>
     /// Q8_K only: the sum of each 16-value group's quants (ggml's `bsums`, for Q6_K's −32 offset).
     let sixteenSums: UnsafeMutablePointer<Int32>
+    /// Q8_0 only: each block's d·Σq rounded through fp16 (llama.cpp's Q8_1 `s`, for Q4_1's minimum).
+    let blockSums: UnsafeMutablePointer<Float>
     /// Q8_0 only: each block's scale repeated 8 times (one 512-bit load per pair of blocks).
     let expandedScales: UnsafeMutablePointer<Float>
     /// Q8_0 only: every row again, per block 64 Int16: its 16 even-indexed values twice, then its
@@ -43,13 +45,14 @@ final class ActivationBuffer {
         groupSums = .allocate(capacity: capacity * columns / 32)
         sixteenSums = .allocate(capacity: capacity * columns / 16)
         expandedScales = .allocate(capacity: capacity * columns / 32 * 8)
+        blockSums = .allocate(capacity: capacity * columns / 32)
         paired = .allocate(capacity: kind == .q8_0 ? capacity * columns * 2 : 0)
         shiftTable = .allocate(capacity: UnpackShifts.table.count)
         UnpackShifts.table.withUnsafeBufferPointer { if let base = $0.baseAddress { shiftTable.initialize(from: base, count: $0.count) } }
     }
 
     deinit {
-        planes.deallocate(); scales.deallocate(); groupSums.deallocate(); sixteenSums.deallocate(); expandedScales.deallocate(); paired.deallocate(); shiftTable.deallocate()
+        planes.deallocate(); scales.deallocate(); groupSums.deallocate(); sixteenSums.deallocate(); expandedScales.deallocate(); blockSums.deallocate(); paired.deallocate(); shiftTable.deallocate()
     }
 
     var blocksPerRow: Int { columns / kind.blockSize }
@@ -57,7 +60,8 @@ final class ActivationBuffer {
     @inline(__always)
     func row(_ index: Int) -> ActivationRow {
         ActivationRow(planes: planes + index * columns, scales: scales + index * blocksPerRow, groupSums: groupSums + index * (columns / 32),
-                      sixteenSums: sixteenSums + index * (columns / 16), expandedScales: expandedScales + index * (columns / 32) * 8)
+                      sixteenSums: sixteenSums + index * (columns / 16), expandedScales: expandedScales + index * (columns / 32) * 8,
+                      blockSums: blockSums + index * (columns / 32))
     }
 
     /// Quantizes one row of `columns` floats into row `index` (Q8_0: also into `paired`).
@@ -73,7 +77,8 @@ final class ActivationBuffer {
     /// Row `index` in the paired layout.
     @inline(__always)
     func pairedRow(_ index: Int) -> PairedActivationRow {
-        PairedActivationRow(values: paired + index * 2 * columns, scales: scales + index * blocksPerRow, shifts: UnpackShifts(shiftTable))
+        PairedActivationRow(values: paired + index * 2 * columns, scales: scales + index * blocksPerRow,
+                            sums: blockSums + index * (columns / 32), shifts: UnpackShifts(shiftTable))
     }
 
     /// Quantizes `count` rows of `columns` floats (row stride `stride`).
@@ -89,12 +94,15 @@ struct ActivationRow {
     let groupSums: UnsafeMutablePointer<Int32>
     let sixteenSums: UnsafeMutablePointer<Int32>
     let expandedScales: UnsafeMutablePointer<Float>
+    let blockSums: UnsafeMutablePointer<Float>
 }
 
 /// A row of a Q8_0 `ActivationBuffer` in the paired layout, with its per-block scales.
 struct PairedActivationRow {
     let values: UnsafeMutablePointer<Int16>
     let scales: UnsafeMutablePointer<Float>
+    /// Per block d·Σq (fp16-rounded), for formats with a minimum.
+    let sums: UnsafeMutablePointer<Float>
     let shifts: UnpackShifts
 }
 
@@ -117,7 +125,8 @@ enum ActivationQuantizer {
     static func slot(_ j: Int) -> Int { (j & 1) * 32 + (j >> 5) * 16 + ((j & 31) >> 1) }
 
     /// `quantize_row_q8_0`: d = amax/127 stored as fp16, q = round(x·127/amax) (ties to even, as the
-    /// x86 SIMD path does).
+    /// x86 SIMD path does). `quantize_row_q8_1` rounds the same and adds s = fp16(d·Σq), with the
+    /// unrounded d; both are stored, so one buffer serves Q8_0 and Q4_1 weights.
     static func q8_0(_ x: UnsafePointer<Float>, columns: Int, into out: ActivationRow) {
         for b in 0..<columns / 32 {
             let raw = UnsafeRawPointer(x + 32 * b)
@@ -134,6 +143,7 @@ enum ActivationQuantizer {
             chunk.storeBytes(of: narrow(q1, from: 1), toByteOffset: 80, as: SIMD8<Int16>.self)
             let scale = HalfFloat.float(fromHalf: HalfFloat.half(from: d))
             out.scales[b] = scale
+            out.blockSums[b] = HalfFloat.float(fromHalf: HalfFloat.half(from: d * Float(IntegerDot.sum(q0 &+ q1))))
             (out.expandedScales + 8 * b).update(repeating: scale, count: 8)
         }
     }

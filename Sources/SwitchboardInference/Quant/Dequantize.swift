@@ -13,6 +13,7 @@ public enum Dequantize {
             case .bf16: out[0] = HalfFloat.float(fromBFloat: block.loadUnaligned(as: UInt16.self))
             case .q8_0: q8_0(block, out)
             case .q4_0: q4_0(block, out)
+            case .q4_1: q4_1(block, out)
             case .q5_0: q5_0(block, out)
             case .q4_K: q4_K(block, out)
             case .q6_K: q6_K(block, out)
@@ -31,6 +32,16 @@ public enum Dequantize {
             let q = block.load(fromByteOffset: 2 + j, as: UInt8.self)
             y[j] = Float(Int(q & 0xF) - 8) * d
             y[j + 16] = Float(Int(q >> 4) - 8) * d
+        }
+    }
+
+    /// q·d + m (the multiply-add GCC fuses in `dequantize_row_q4_1`).
+    static func q4_1(_ block: UnsafeRawPointer, _ y: UnsafeMutablePointer<Float>) {
+        let d = HalfFloat.load(block, 0), m = HalfFloat.load(block, 2)
+        for j in 0..<16 {
+            let byte = block.load(fromByteOffset: 4 + j, as: UInt8.self)
+            y[j] = m.addingProduct(Float(byte & 0x0F), d)
+            y[j + 16] = m.addingProduct(Float(byte >> 4), d)
         }
     }
 
