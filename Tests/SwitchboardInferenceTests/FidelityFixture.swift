@@ -20,7 +20,7 @@ struct GreedyGolden: Decodable {
 
     static func load() throws -> GreedyGolden {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let url = root.appendingPathComponent("Fixtures/golden/gemma3/greedy_public.json")
+        let url = root.appendingPathComponent("Tests/Fixtures/golden/gemma3/greedy_public.json")
         return try JSONDecoder().decode(GreedyGolden.self, from: Data(contentsOf: url))
     }
 }

@@ -91,4 +91,8 @@ extension GGUFFile {
     public func optionalBool(_ key: String) throws(GGUFError) -> Bool? {
         metadata[key] == nil ? nil : try bool(key)
     }
+
+    public func optionalString(_ key: String) throws(GGUFError) -> String? {
+        metadata[key] == nil ? nil : try string(key)
+    }
 }

@@ -21,7 +21,7 @@ public enum InferenceError: Error, Sendable, Equatable, CustomStringConvertible 
         case .gguf(let error):
             "could not read the model file: \(error)"
         case .unsupportedArchitecture(let name):
-            "model architecture '\(name)' is not supported (supported: gemma3); use a Gemma 3 GGUF such as gemma-3-270m-q4_k_m.gguf"
+            "model architecture '\(name)' is not supported (supported: \(TransformerFamilies.supported.joined(separator: ", "))); use a GGUF of one of those families, e.g. gemma-3-270m-q4_k_m.gguf or SmolLM2-135M-Instruct.Q4_1.gguf"
         case .missingTensor(let name):
             "the model file has no tensor '\(name)'; the file is incomplete or not a supported conversion"
         case .unsupportedTensor(let name, let reason):

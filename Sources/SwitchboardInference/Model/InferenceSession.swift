@@ -54,7 +54,7 @@ public final class InferenceSession {
     /// Runs `ids` through the model in batches of `batchSize` (each in slices); `onLogits(index in
     /// ids, logits)` for the last token, or for every token when `logitsForAll`.
     func run(_ ids: [Int32], logitsForAll: Bool, onLogits: (Int, UnsafeMutableBufferPointer<Float>) -> Void) {
-        let vocabulary = context.weights.output.rows
+        let vocabulary = context.pass.output.rows
         ids.withUnsafeBufferPointer { buffer in
             guard let base = buffer.baseAddress else { return }
             var done = 0
@@ -66,7 +66,7 @@ public final class InferenceSession {
                     let isLast = done + n == ids.count
                     let from = logitsForAll ? 0 : (isLast ? n - 1 : n)
                     let offset = done
-                    Gemma3.forward(context, tokens: base + done, count: n, batch: batch, start: position, logitsFrom: from) { row, logits in
+                    context.forward(tokens: base + done, count: n, batch: batch, start: position, logitsFrom: from) { row, logits in
                         onLogits(offset + row, UnsafeMutableBufferPointer(start: logits, count: vocabulary))
                     }
                     position += n

@@ -1,18 +1,23 @@
 import Foundation
 
-/// NEOX-style rotary position embedding ("rotate halves"): dimension i pairs with i + d/2.
-/// cos/sin are tabulated for the first `tabulated` positions and computed beyond.
-struct RotaryEmbedding: Sendable {
+/// Rotary position embedding. `.neox` rotates halves (dimension i pairs with i + d/2: Gemma, Qwen),
+/// `.norm` rotates adjacent pairs (2i, 2i+1: llama). cos/sin are tabulated for the first
+/// `tabulated` positions and computed beyond.
+public struct RotaryEmbedding: Sendable {
+    public enum Style: String, Sendable, Equatable { case norm, neox }
+
     let dimensions: Int
     let base: Float
+    let style: Style
     /// `tabulated × dimensions/2` cosines then the same count of sines.
     private let cosTable: [Float]
     private let sinTable: [Float]
     let tabulated: Int
 
-    init(dimensions: Int, base: Float, tabulated: Int) {
+    init(dimensions: Int, base: Float, style: Style = .neox, tabulated: Int) {
         self.dimensions = dimensions
         self.base = base
+        self.style = style
         self.tabulated = tabulated
         let half = dimensions / 2
         var c = [Float](repeating: 0, count: tabulated * half), s = c
@@ -56,13 +61,16 @@ struct RotaryEmbedding: Sendable {
 
     private func rotate(_ x: UnsafeMutablePointer<Float>, heads: Int, stride: Int, cos c: UnsafePointer<Float>, sin s: UnsafePointer<Float>) {
         let half = dimensions / 2
+        // Pair i is (v[first(i)], v[first(i) + offset]).
+        let (step, offset) = style == .neox ? (1, half) : (2, 1)
         for h in 0..<heads {
             let v = x + h * stride
             for i in 0..<half {
-                let a = v[i], b = v[i + half]
+                let j = i * step
+                let a = v[j], b = v[j + offset]
                 // The contraction GCC applies to ggml's `x0*cos - x1*sin` and `x0*sin + x1*cos`.
-                v[i] = (-(b * s[i])).addingProduct(a, c[i])
-                v[i + half] = (b * c[i]).addingProduct(a, s[i])
+                v[j] = (-(b * s[i])).addingProduct(a, c[i])
+                v[j + offset] = (b * c[i]).addingProduct(a, s[i])
             }
         }
     }

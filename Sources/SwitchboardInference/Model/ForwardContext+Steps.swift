@@ -1,0 +1,83 @@
+/// Steps every family's forward pass takes the same way.
+extension ForwardContext {
+    /// x[t] ← row tokens[t] of the embedding matrix, times `scale` when given (Gemma's √d).
+    func embed(_ embedding: WeightMatrix, tokens: UnsafePointer<Int32>, count n: Int, scale: Float? = nil) {
+        let s = scratch, d = architecture.embeddingLength
+        for t in 0..<n {
+            embedding.dequantizeRow(Int(tokens[t]), into: s.x + t * d)
+            if let scale { for i in 0..<d { s.x[t * d + i] *= scale } }
+        }
+    }
+
+    /// normed[t] ← RMSNorm(x[t]) ⊙ weight, spread over the pool (a serial part idles the other core).
+    func normRows(_ weight: UnsafePointer<Float>, count n: Int) {
+        let s = scratch, d = architecture.embeddingLength, eps = architecture.rmsEpsilon
+        pool.run(chunks: n) { t, _ in
+            VectorMath.rmsNorm(s.x + t * d, weight: weight, eps: eps, count: d, into: s.normed + t * d)
+        }
+    }
+
+    /// Queries and keys after projection: optional per-head RMSNorm, rotation, the attention scale
+    /// (folded into the query, as exact as llama.cpp's scaled softmax when it is a power of two), then
+    /// keys and values into the cache.
+    func prepareAttention(layer il: Int, count n: Int, start: Int, rope: RotaryEmbedding,
+                          queryNorm: UnsafePointer<Float>? = nil, keyNorm: UnsafePointer<Float>? = nil) {
+        let a = architecture, s = scratch, hk = a.keyLength, qw = a.queryLength, kvw = a.headCountKV * hk
+        let queryScale = 1 / Float(hk).squareRoot()
+        pool.run(chunks: n) { t, _ in
+            let q = s.q + t * qw, k = s.k + t * kvw
+            if let queryNorm { for h in 0..<a.headCount { VectorMath.rmsNorm(q + h * hk, weight: queryNorm, eps: a.rmsEpsilon, count: hk, into: q + h * hk) } }
+            if let keyNorm { for h in 0..<a.headCountKV { VectorMath.rmsNorm(k + h * hk, weight: keyNorm, eps: a.rmsEpsilon, count: hk, into: k + h * hk) } }
+            rope.apply(q, heads: a.headCount, position: start + t, stride: hk)
+            rope.apply(k, heads: a.headCountKV, position: start + t, stride: hk)
+            // llama.cpp multiplies q in f32, then its f16 KV matmul sees q rounded to f16.
+            for i in 0..<qw { q[i] = Float(Float16(q[i] * queryScale)) }
+            self.cache.store(layer: il, position: start + t, key: k, value: s.v + t * kvw)
+        }
+    }
+
+    /// attention[t] ← softmax(q·K) · V for every (token, head) pair, independent once the batch's
+    /// keys and values are cached. `window`: 0 for full causal attention.
+    func attend(layer il: Int, count n: Int, batch: Int, start: Int, window: Int) {
+        let a = architecture, s = scratch
+        let job = AttentionJob(queries: s.q, outputs: s.attention, queryLength: a.queryLength, headCount: a.headCount,
+                               group: a.headCount / a.headCountKV, headLength: a.keyLength, layer: cache.layers[il], width: cache.width,
+                               start: start, window: window, singleToken: batch == 1, scores: s.scores, scoreCapacity: s.scoreCapacity)
+        pool.run(chunks: n * a.headCount, job)
+    }
+
+    /// Final RMSNorm and logits for rows `logitsFrom..<n`, in tiles that fit the logits buffer.
+    func logits(outputNorm: UnsafePointer<Float>, output: WeightMatrix, count n: Int, logitsFrom: Int,
+                onLogits: (Int, UnsafeMutablePointer<Float>) -> Void) {
+        let a = architecture, s = scratch, d = a.embeddingLength
+        var row = logitsFrom
+        while row < n {
+            let tile = min(s.logitRows, n - row)
+            for t in 0..<tile {
+                VectorMath.rmsNorm(s.x + (row + t) * d, weight: outputNorm, eps: a.rmsEpsilon, count: d, into: s.normed + t * d)
+            }
+            multiply(.init(output, s.logits), input: s.normed, count: tile)
+            for t in 0..<tile { onLogits(row + t, s.logits + t * output.rows) }
+            row += tile
+        }
+    }
+}
+
+/// The attention region: one chunk per (token, head) pair (a value type: it runs for every token,
+/// and a closure region would allocate, `WorkerPool.run`).
+struct AttentionJob: ParallelJob {
+    let queries, outputs: UnsafeMutablePointer<Float>
+    let queryLength, headCount, group, headLength: Int
+    let layer: KVCache.Layer
+    let width, start, window: Int
+    let singleToken: Bool
+    let scores: UnsafeMutablePointer<Float>
+    let scoreCapacity: Int
+
+    func run(chunk: Int, worker: Int) {
+        let t = chunk / headCount, h = chunk % headCount, offset = t * queryLength + h * headLength
+        Attention.head(query: queries + offset, layer: layer, width: width, kvHead: h / group, headLength: headLength,
+                       position: start + t, window: window, singleToken: singleToken,
+                       scores: scores + worker * scoreCapacity, output: outputs + offset)
+    }
+}
