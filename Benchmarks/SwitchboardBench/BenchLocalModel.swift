@@ -17,7 +17,7 @@ enum BenchLocalModel {
 
     static func makeProvider(path: String, threads: Int) -> LocalModelProvider {
         LocalModelProvider(configuration: .gemma3_270m, modelPath: path,
-                           loader: GemmaEngineLoader(threads: threads), idleTimeout: nil)
+                           loader: LocalEngineLoader(threads: threads), idleTimeout: nil)
     }
 
     /// Loads with a progress bar on stderr; on failure prints why and returns false.

@@ -1,9 +1,10 @@
 import Foundation
 import SwitchboardInference
 
-/// `switchboard-bench generate --model PATH --prompt TEXT --max-tokens N [--temperature T] [--seed S]
-/// [--threads N] [--json]`: streams the generated text, or with `--json` prints one object with ids,
-/// text, prompt_tokens and timings.
+/// `switchboard-bench generate --model PATH --prompt TEXT --max-tokens N [--chat] [--temperature T]
+/// [--seed S] [--threads N] [--json]`: streams the generated text, or with `--json` prints one object
+/// with ids (end-of-turn excluded), text, prompt_tokens and timings. `--chat` wraps the prompt as one
+/// user turn in the model's own chat template.
 struct GenerateCommand: BenchCommand {
     static let name = "generate"
     static let summary = "generate text from --prompt; --json for ids and timings"
@@ -19,9 +20,16 @@ struct GenerateCommand: BenchCommand {
                 : .greedy
             let options = GenerationOptions(maxTokens: arguments.int("max-tokens") ?? 64, sampler: sampler)
             let json = arguments.flag("json")
+            var input = prompt
+            if arguments.flag("chat") {
+                guard let template = model.chatTemplate else {
+                    printError("generate: --chat: the model file has no chat template (it only continues text)"); return 64
+                }
+                input = template.render([ChatTurn(.user, prompt)])
+            }
             var text = ""
             var summary: GenerationSummary?
-            for try await event in generator.events(prompt: prompt, options: options) {
+            for try await event in generator.events(prompt: input, options: options) {
                 switch event {
                 case .token(let token):
                     text += token.text

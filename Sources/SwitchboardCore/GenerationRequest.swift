@@ -46,10 +46,20 @@ public struct SamplingOptions: Sendable, Hashable {
     public static let greedy = SamplingOptions()
 }
 
+/// What the caller expects of the prompt: an answer (chat) or a continuation of its text.
+public enum PromptKind: String, Sendable, Hashable, Codable {
+    /// The prompt and messages are a conversation to answer: instruction-tuned models fit best.
+    case chat
+    /// The prompt is text to continue: base models fit best.
+    case completion
+}
+
 /// An app's request: what to generate and the constraints that shape its routing.
 public struct GenerationRequest: Sendable, Hashable {
-    /// Plain completion text; may be combined with `messages` (it then follows them as a user turn).
+    /// The caller's text: a question or instruction (`kind` chat), or text to continue (`kind`
+    /// completion); may be combined with `messages` (it then follows them as a user turn).
     public var prompt: String?
+    public var kind: PromptKind
     public var messages: [ChatMessage]
     public var memory: MemoryContext?
     public var images: [ImageAttachment]
@@ -64,11 +74,11 @@ public struct GenerationRequest: Sendable, Hashable {
     /// Never used for this request.
     public var excludedProviders: Set<ProviderID>
 
-    public init(prompt: String? = nil, messages: [ChatMessage] = [], memory: MemoryContext? = nil,
+    public init(prompt: String? = nil, kind: PromptKind = .chat, messages: [ChatMessage] = [], memory: MemoryContext? = nil,
                 images: [ImageAttachment] = [], output: OutputFormat = .text, priority: Priority = .normal,
                 latencyBudget: Duration? = nil, maxTokens: Int = 256, sampling: SamplingOptions = .greedy,
                 preferredProviders: [ProviderID] = [], excludedProviders: Set<ProviderID> = []) {
-        self.prompt = prompt; self.messages = messages; self.memory = memory; self.images = images
+        self.prompt = prompt; self.kind = kind; self.messages = messages; self.memory = memory; self.images = images
         self.output = output; self.priority = priority; self.latencyBudget = latencyBudget
         self.maxTokens = maxTokens; self.sampling = sampling
         self.preferredProviders = preferredProviders; self.excludedProviders = excludedProviders

@@ -29,16 +29,20 @@ public struct ProviderCapabilities: Sendable, Hashable {
     public var maxContextTokens: Int
     public var supportsImages: Bool
     public var supportsStructuredOutput: Bool
+    /// An instruction-tuned (chat) model. Base models continue text: routing prefers them for
+    /// completion requests and the others for chat.
+    public var followsInstructions: Bool
     public var pricing: TokenPricing
     /// A prior for latency before metrics exist: time to first token and tokens per second.
     public var expectedTimeToFirstToken: Duration
     public var expectedTokensPerSecond: Double
 
     public init(isOnDevice: Bool, maxContextTokens: Int, supportsImages: Bool = false,
-                supportsStructuredOutput: Bool = false, pricing: TokenPricing = .free,
+                supportsStructuredOutput: Bool = false, followsInstructions: Bool = true, pricing: TokenPricing = .free,
                 expectedTimeToFirstToken: Duration = .milliseconds(200), expectedTokensPerSecond: Double = 50) {
         self.isOnDevice = isOnDevice; self.maxContextTokens = maxContextTokens
         self.supportsImages = supportsImages; self.supportsStructuredOutput = supportsStructuredOutput
+        self.followsInstructions = followsInstructions
         self.pricing = pricing; self.expectedTimeToFirstToken = expectedTimeToFirstToken
         self.expectedTokensPerSecond = expectedTokensPerSecond
     }

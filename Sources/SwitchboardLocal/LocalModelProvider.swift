@@ -58,7 +58,7 @@ public actor LocalModelProvider: Provider {
         let context = min(configuration.contextLength, Self.declaredContextLength(at: self.modelPath) ?? .max)
         self.capabilities = ProviderCapabilities(
             isOnDevice: true, maxContextTokens: context, supportsImages: false, supportsStructuredOutput: false,
-            pricing: .free, expectedTimeToFirstToken: .milliseconds(150), expectedTokensPerSecond: 40)
+            followsInstructions: configuration.promptFormat.isChat, pricing: .free, expectedTimeToFirstToken: .milliseconds(150), expectedTokensPerSecond: 40)
     }
 
     public func availability() -> ProviderAvailability {

@@ -1,12 +1,20 @@
+import SwitchboardInference
+
 /// Everything Switchboard knows about one on-device model before opening it: which file, how to check
 /// it, how much it needs, and how to phrase prompts for it.
 public struct ModelConfiguration: Sendable, Hashable, Identifiable {
     /// How requests become the text the model sees.
-    public enum PromptFormat: String, Sendable, Hashable {
-        /// A base model continues text: prompts are sent as they are.
+    public enum PromptFormat: Sendable, Hashable {
+        /// A base model continues text: prompts are sent as they are (messages, when a request has
+        /// them, in Gemma turns).
         case completion
+        /// An instruction model: every request becomes a conversation in this template.
+        case chat(ChatTemplate)
+
         /// An instruction model trained on Gemma's `<start_of_turn>role … <end_of_turn>` turns.
-        case gemmaTurns
+        public static let gemmaTurns = PromptFormat.chat(.gemmaTurns)
+
+        public var isChat: Bool { if case .chat = self { true } else { false } }
     }
 
     public enum Platform: String, Sendable, Hashable, CaseIterable {
@@ -57,6 +65,25 @@ public struct ModelConfiguration: Sendable, Hashable, Identifiable {
         contextLength: 8192,
         memoryRequiredBytes: 600 << 20,
         promptFormat: .completion,
+        recommendedPlatforms: [.macOS, .iOS, .iPadOS, .visionOS, .linux]
+    )
+
+    /// SmolLM2 135M Instruct, Q4_1: the default model for chat requests. It answers rather than
+    /// continues, in ChatML with its own default system line.
+    ///
+    /// Context: the file declares 8192 tokens; the KV cache takes 30 layers × three 64-wide K and V
+    /// heads × 4 bytes ≈ 46 KB per token, ~380 MB at 8192 (allocated lazily: only the context used
+    /// becomes resident). 4096 keeps weights + cache near 300 MB.
+    public static let smolLM2_135mInstruct = ModelConfiguration(
+        id: "local-smollm2-135m-instruct",
+        fileName: "SmolLM2-135M-Instruct.Q4_1.gguf",
+        sha256: "b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53",
+        architecture: "llama",
+        quantization: "Q4_1",
+        parameterCount: 134_515_008,
+        contextLength: 4096,
+        memoryRequiredBytes: 300 << 20,
+        promptFormat: .chat(.chatML(defaultSystem: "You are a helpful AI assistant named SmolLM, trained by Hugging Face")),
         recommendedPlatforms: [.macOS, .iOS, .iPadOS, .visionOS, .linux]
     )
 }

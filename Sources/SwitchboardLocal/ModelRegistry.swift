@@ -8,7 +8,7 @@ public struct ModelRegistry: Sendable, Hashable {
     public private(set) var configurations: [ModelConfiguration]
     public var modelDirectory: String
 
-    public init(configurations: [ModelConfiguration] = [.gemma3_270m], modelDirectory: String? = nil,
+    public init(configurations: [ModelConfiguration] = [.smolLM2_135mInstruct, .gemma3_270m], modelDirectory: String? = nil,
                 environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.configurations = []
         self.modelDirectory = modelDirectory ?? Self.defaultModelDirectory(environment: environment)
@@ -16,6 +16,11 @@ public struct ModelRegistry: Sendable, Hashable {
     }
 
     public static let `default` = ModelRegistry()
+
+    /// The model that serves chat requests by default.
+    public static let defaultChatModel = ModelConfiguration.smolLM2_135mInstruct
+    /// The base model that continues text.
+    public static let defaultCompletionModel = ModelConfiguration.gemma3_270m
 
     public static func defaultModelDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         if let folder = environment["SWITCHBOARD_MODEL_DIR"], !folder.isEmpty { return folder }

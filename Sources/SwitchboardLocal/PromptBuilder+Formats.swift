@@ -1,5 +1,6 @@
 import Foundation
 import SwitchboardCore
+import SwitchboardInference
 
 /// One memory line and its relevance, with its place in the memory for a stable rendering order.
 struct MemoryCandidate: Sendable, Hashable {
@@ -45,31 +46,22 @@ extension PromptBuilder {
         return block + "\n\n" + body
     }
 
-    /// Gemma's chat format: system text and memory lead the first user turn, separated by a blank line;
-    /// assistant turns are "model"; the prompt, when present, is a last user turn; the model's turn is
-    /// opened for the reply.
-    static func turns(_ request: GenerationRequest, memory: [String]) -> String {
-        var preamble = request.messages.filter { $0.role == .system }.map { trim($0.content) }.filter { !$0.isEmpty }
-        if let block = memoryBlock(memory) { preamble.append(block) }
-        var turns: [(role: String, text: String)] = request.messages.compactMap { message in
-            switch message.role {
-            case .system: nil
-            case .user: ("user", trim(message.content))
-            case .assistant: ("model", trim(message.content))
-            }
+    /// The conversation in the model's chat template: system messages, then memory, in the system
+    /// turn (after the template's default system line when the caller gave none, so memory does not
+    /// replace it; Gemma, which has no system role, leads the first user turn with them); the other
+    /// messages in order; the prompt, when present, as a last user turn; the reply opened.
+    static func turns(_ request: GenerationRequest, memory: [String], template: ChatTemplate) -> String {
+        var system = request.messages.filter { $0.role == .system }.map { trim($0.content) }.filter { !$0.isEmpty }
+        if let block = memoryBlock(memory) {
+            if system.isEmpty, case .chatML(let line?) = template { system.append(line) }
+            system.append(block)
         }
-        if let prompt = request.prompt, !prompt.isEmpty { turns.append(("user", trim(prompt))) }
-        if !preamble.isEmpty {
-            let lead = preamble.joined(separator: "\n\n")
-            if let first = turns.firstIndex(where: { $0.role == "user" }) {
-                turns[first].text = lead + "\n\n" + turns[first].text
-            } else {
-                turns.insert(("user", lead), at: 0)
-            }
+        var turns = system.map { ChatTurn(.system, $0) }
+        for message in request.messages where message.role != .system {
+            turns.append(ChatTurn(message.role == .user ? .user : .assistant, trim(message.content)))
         }
-        var text = ""
-        for turn in turns { text += "<start_of_turn>\(turn.role)\n\(turn.text)<end_of_turn>\n" }
-        return text + "<start_of_turn>model\n"
+        if let prompt = request.prompt, !prompt.isEmpty { turns.append(ChatTurn(.user, trim(prompt))) }
+        return template.render(turns)
     }
 
     private static func trim(_ text: String) -> String {

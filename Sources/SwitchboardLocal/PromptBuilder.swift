@@ -1,4 +1,5 @@
 import SwitchboardCore
+import SwitchboardInference
 
 /// The text handed to the model for one request, and how to tokenize it.
 public struct BuiltPrompt: Sendable, Hashable {
@@ -19,8 +20,8 @@ public struct TokenCounter: Sendable {
     public func callAsFunction(_ text: String, parseSpecial: Bool) -> Int { count(text, parseSpecial) }
 }
 
-/// Turns a request into model input: plain text for a base model, Gemma turns for an instruction model
-/// or a chat. Memory goes in within the token budget left after the prompt and `maxTokens`, least relevant
+/// Turns a request into model input: plain text for a base model's completion, the model's chat
+/// template for an instruction model or a request with messages. Memory goes in within the token budget left after the prompt and `maxTokens`, least relevant
 /// first out. A prompt that cannot fit at all is a `contextLengthExceeded`, so the router can fall back to
 /// a provider with a larger context.
 public struct PromptBuilder: Sendable {
@@ -39,9 +40,13 @@ public struct PromptBuilder: Sendable {
         guard hasPrompt || !request.messages.isEmpty else {
             throw .invalidRequest("the request has neither a prompt nor messages")
         }
-        let useTurns = format == .gemmaTurns || !request.messages.isEmpty
+        let template: ChatTemplate? = switch format {
+        case .chat(let template): template
+        case .completion: request.messages.isEmpty ? nil : .gemmaTurns
+        }
+        let useTurns = template != nil
         let render: ([String]) -> String = { memory in
-            useTurns ? Self.turns(request, memory: memory) : Self.completion(request, memory: memory)
+            template.map { Self.turns(request, memory: memory, template: $0) } ?? Self.completion(request, memory: memory)
         }
         let outputRoom = contextLength - request.maxTokens
         let base = render([])

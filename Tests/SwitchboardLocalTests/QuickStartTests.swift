@@ -9,7 +9,7 @@ struct QuickStartTests {
     @Test("register the local model, send a request, read the stream")
     func quickStart() async throws {
         let local = LocalModelProvider(configuration: .gemma3_270m, modelPath: RealModel.path,
-                                       loader: GemmaEngineLoader(threads: 2))
+                                       loader: LocalEngineLoader(threads: 2))
         let switchboard = Coordinator(providers: [local],
                                       configuration: SwitchboardConfiguration(concurrency: [local.id: 1]),
                                       deviceState: SystemStateSource())

@@ -16,7 +16,7 @@ enum RealModel {
 
     /// The provider every real-model test uses (never unloaded for idleness).
     static let provider = LocalModelProvider(configuration: .gemma3_270m, modelPath: path,
-                                             loader: GemmaEngineLoader(threads: 2), idleTimeout: nil)
+                                             loader: LocalEngineLoader(threads: 2), idleTimeout: nil)
 
     /// The engine on its own, for reference outputs computed without the provider.
     static let reference = Task { () throws -> LanguageModel in try LanguageModel.load(from: path) }

@@ -1,9 +1,10 @@
-/// What makes two requests interchangeable for the cache: the normalized content (prompt, messages and
+/// What makes two requests interchangeable for the cache: the normalized content (prompt and its kind, messages and
 /// memory trimmed and whitespace-collapsed, images by digest, output format, maxTokens, sampling) plus the
 /// routing constraints that shaped the answer (preferred and excluded providers, privacy level).
 /// Priority and latency budget are left out: they change when an answer comes, not what it says.
 public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
     private let prompt: String?
+    private let kind: PromptKind
     private let messages: [ChatMessage]
     private let memory: MemoryContext?
     private let imageCount: Int
@@ -30,6 +31,8 @@ public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
         }
         prompt = request.prompt.map(normalize)
         fnv.add(byte: request.prompt == nil ? 0 : 1)
+        kind = request.kind
+        fnv.add(request.kind.rawValue)
         messages = request.messages.map { message in
             fnv.add(message.role.rawValue)
             return ChatMessage(message.role, normalize(message.content))
@@ -80,7 +83,7 @@ public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
 
     public static func == (a: CacheKey, b: CacheKey) -> Bool {
         a.digest == b.digest && a.maxTokens == b.maxTokens && a.privacy == b.privacy && a.imageCount == b.imageCount
-            && a.imagesDigest == b.imagesDigest && a.prompt == b.prompt && a.messages == b.messages
+            && a.imagesDigest == b.imagesDigest && a.prompt == b.prompt && a.kind == b.kind && a.messages == b.messages
             && a.memory == b.memory && a.output == b.output && a.sampling == b.sampling
             && a.preferredProviders == b.preferredProviders && a.excludedProviders == b.excludedProviders
     }

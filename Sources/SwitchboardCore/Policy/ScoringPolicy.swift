@@ -6,11 +6,14 @@ public struct ScoringWeights: Sendable, Hashable {
     public var health: Double
     public var cost: Double
     public var device: Double
+    /// Whether the model is the right kind for the request (instruction model for chat, base model
+    /// for completion).
+    public var kind: Double
 
     public init(privacy: Double = 1, contentFit: Double = 0.5, latency: Double = 2, health: Double = 2,
-                cost: Double = 1, device: Double = 1) {
+                cost: Double = 1, device: Double = 1, kind: Double = 3) {
         self.privacy = privacy; self.contentFit = contentFit; self.latency = latency
-        self.health = health; self.cost = cost; self.device = device
+        self.health = health; self.cost = cost; self.device = device; self.kind = kind
     }
 }
 
@@ -23,6 +26,7 @@ public struct ProviderScore: Sendable, Hashable {
     public var health: Double
     public var cost: Double
     public var device: Double
+    public var kind: Double
     public var predictedLatency: Duration
     /// Weighted sum times the optimizer's weight.
     public var total: Double
@@ -71,13 +75,26 @@ public struct ScoringPolicy: Sendable, Hashable {
         let costScore = 1 / (1 + dollars / max(referenceCost, 1e-12))
 
         let deviceScore = onDevice ? Self.deviceFitness(device, privacy: analysis.privacy) : 1
+        let kindFit = Self.kindFit(request, followsInstructions: caps.followsInstructions)
 
         let w = weights
         let sum = w.privacy * privacyFit + w.contentFit * contentFit + w.latency * latencyScore
-            + w.health * health + w.cost * costScore + w.device * deviceScore
+            + w.health * health + w.cost * costScore + w.device * deviceScore + w.kind * kindFit
         return ProviderScore(provider: candidate.id, privacy: privacyFit, contentFit: contentFit,
                              latency: latencyScore, health: health, cost: costScore, device: deviceScore,
-                             predictedLatency: predicted, total: sum * max(candidate.weight, 0))
+                             kind: kindFit, predictedLatency: predicted, total: sum * max(candidate.weight, 0))
+    }
+
+    /// A chat (messages, or a prompt of kind chat) wants an instruction model: a base model only
+    /// continues the text. A completion is best continued by a base model; an instruction model can
+    /// still do it, less faithfully.
+    static func kindFit(_ request: GenerationRequest, followsInstructions: Bool) -> Double {
+        let isChat = request.kind == .chat || !request.messages.isEmpty
+        return switch (isChat, followsInstructions) {
+        case (true, true), (false, false): 1
+        case (false, true): 0.5
+        case (true, false): 0
+        }
     }
 
     /// How well the device can take on-device work now. Only public work is pushed away; private work

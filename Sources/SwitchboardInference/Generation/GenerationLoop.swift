@@ -11,6 +11,7 @@ struct GenerationLoop {
     /// session is reset first.
     func run(prompt: [Int32], emit: (GeneratedToken) -> Void) throws(InferenceError) -> GenerationSummary {
         let tokenizer = session.model.tokenizer
+        let stopIDs = session.model.stopTokenIDs
         guard !prompt.isEmpty else { throw .emptyPrompt }
         guard prompt.count <= session.contextLength else {
             throw .contextLengthExceeded(limit: session.contextLength, requested: prompt.count)
@@ -30,7 +31,7 @@ struct GenerationLoop {
             if generated.count >= options.maxTokens { reason = .maxTokens; break }
             let next = sampler.sample(logits, recent: recent)
             if generated.isEmpty { firstToken = elapsed() }
-            if tokenizer.endOfGenerationIDs.contains(next) { reason = .endOfGeneration; break }
+            if stopIDs.contains(next) { reason = .endOfGeneration; break }
             generated.append(next)
             recent.append(next)
             if recent.count > options.sampler.repetitionWindow { recent.removeFirst() }

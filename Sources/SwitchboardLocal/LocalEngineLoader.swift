@@ -1,8 +1,8 @@
 import Dispatch
 import SwitchboardInference
 
-/// Loads a verified GGUF file with Switchboard's engine (`SwitchboardInference.LanguageModel`).
-public struct GemmaEngineLoader: LocalEngineLoading {
+/// Loads a verified GGUF file of any family the engine implements (`SwitchboardInference.LanguageModel`).
+public struct LocalEngineLoader: LocalEngineLoading {
     /// Kernel threads per forward pass.
     public var threads: Int
 
@@ -23,6 +23,9 @@ public struct GemmaEngineLoader: LocalEngineLoading {
         case .success(let loaded): model = loaded
         case .failure(let error): throw LocalModelError.loadFailed(error.description)
         }
-        return GemmaEngine(model: model, contextLength: min(file.contextLength, model.contextLength), threads: threads)
+        return LocalEngine(model: model, contextLength: min(file.contextLength, model.contextLength), threads: threads)
     }
 }
+
+@available(*, deprecated, renamed: "LocalEngineLoader", message: "the loader serves every model family, not only Gemma")
+public typealias GemmaEngineLoader = LocalEngineLoader

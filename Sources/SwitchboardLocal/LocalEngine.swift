@@ -4,7 +4,7 @@ import SwitchboardInference
 /// A loaded model behind `LocalInferenceEngine`, generating through the engine's `LocalGenerator` (one
 /// reusable session on the generator's own thread; generations serialized FIFO; cancellation checked
 /// before every token).
-final class GemmaEngine: LocalInferenceEngine {
+final class LocalEngine: LocalInferenceEngine {
     let model: LanguageModel
     let generator: LocalGenerator
     let contextLength: Int
