@@ -16,7 +16,7 @@ struct TokenizerGoldenTests {
 
     static let goldenDirectory = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fixtures/golden/gemma3").standardized
+        .appendingPathComponent("Tests/Fixtures/golden/gemma3").standardized
 
     static let tokenizer: Result<Tokenizer, any Error> = Result {
         try Tokenizer(gguf: try GGUFTestModel.open())
