@@ -39,8 +39,8 @@ struct TokenizerMetadataTests {
     }
 
     @Test func rejectsUnusableMetadata() throws {
-        #expect(throws: TokenizerError.unsupportedModel("gpt2")) {
-            try Tokenizer(gguf: try Self.file { $0[0].1 = .string("gpt2") })
+        #expect(throws: TokenizerError.unsupportedModel("bert")) {
+            try Tokenizer(gguf: try Self.file { $0[0].1 = .string("bert") })
         }
         #expect(throws: TokenizerError.metadata(.missingKey("tokenizer.ggml.scores"))) {
             try Tokenizer(gguf: try Self.file { $0.remove(at: 2) })

@@ -2,13 +2,13 @@
 /// repeatedly merge the adjacent pair whose concatenation is the highest-scoring vocabulary piece
 /// (leftmost on ties), then emit each symbol's id or its bytes as byte tokens.
 struct SPMSession {
-    private struct Bigram {
+    private struct Bigram: BigramOrdered {
         var score: Float
         var left: Int32
         var right: Int32
         var size: Int32
 
-        /// Heap order: higher score first, then the leftmost pair.
+        /// Higher score first, then the leftmost pair.
         func precedes(_ other: Bigram) -> Bool {
             score != other.score ? score > other.score : left < other.left
         }
@@ -18,7 +18,7 @@ struct SPMSession {
     private var length: [Int32] = []
     private var previous: [Int32] = []
     private var next: [Int32] = []
-    private var heap: [Bigram] = []
+    private var heap = BigramHeap<Bigram>()
 
     /// Byte length of a UTF-8 sequence from its lead byte's high nibble (continuation bytes count as 1).
     private static let sequenceLength: [Int32] = [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 3, 4]
@@ -29,7 +29,7 @@ struct SPMSession {
         length.removeAll(keepingCapacity: true)
         previous.removeAll(keepingCapacity: true)
         next.removeAll(keepingCapacity: true)
-        heap.removeAll(keepingCapacity: true)
+        heap.removeAll()
 
         var offset = 0
         while offset < text.count {
@@ -43,7 +43,7 @@ struct SPMSession {
         }
         for left in 0..<(start.count - 1) { addBigram(Int32(left), Int32(left + 1), text, tokenizer) }
 
-        while let bigram = popBigram() {
+        while let bigram = heap.pop() {
             let l = Int(bigram.left), r = Int(bigram.right)
             guard length[l] != 0, length[r] != 0, length[l] + length[r] == bigram.size else { continue }
             length[l] += length[r]
@@ -74,41 +74,6 @@ struct SPMSession {
         let size = length[Int(left)] + length[Int(right)]
         let id = tokenizer.pieces.lookup(UnsafeBufferPointer(rebasing: text[from..<(from + Int(size))]))
         guard id != PieceTable.notFound else { return }
-        pushBigram(Bigram(score: tokenizer.scores[Int(id)], left: left, right: right, size: size))
-    }
-
-    /// Binary heap operations that move a hole instead of swapping, on the raw buffer.
-    private mutating func pushBigram(_ bigram: Bigram) {
-        heap.append(bigram)
-        heap.withUnsafeMutableBufferPointer { heap in
-            var child = heap.count - 1
-            while child > 0 {
-                let parent = (child - 1) / 2
-                guard bigram.precedes(heap[parent]) else { break }
-                heap[child] = heap[parent]
-                child = parent
-            }
-            heap[child] = bigram
-        }
-    }
-
-    private mutating func popBigram() -> Bigram? {
-        guard let top = heap.first else { return nil }
-        let last = heap.removeLast()
-        guard !heap.isEmpty else { return top }
-        heap.withUnsafeMutableBufferPointer { heap in
-            let count = heap.count
-            var parent = 0
-            while true {
-                var child = 2 * parent + 1
-                guard child < count else { break }
-                if child + 1 < count, heap[child + 1].precedes(heap[child]) { child += 1 }
-                guard heap[child].precedes(last) else { break }
-                heap[parent] = heap[child]
-                parent = child
-            }
-            heap[parent] = last
-        }
-        return top
+        heap.push(Bigram(score: tokenizer.scores[Int(id)], left: left, right: right, size: size))
     }
 }

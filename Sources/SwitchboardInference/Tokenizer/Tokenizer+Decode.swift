@@ -1,14 +1,16 @@
 extension Tokenizer {
-    /// The text of `ids`. Control and unknown tokens (BOS, `<end_of_turn>`, …) are dropped when
-    /// `skipSpecial`; otherwise written as their piece text. Byte tokens are joined before UTF-8
-    /// decoding, and invalid sequences become U+FFFD. Out-of-range ids are ignored.
+    /// The text of `ids`. Control and unknown tokens (BOS, `<end_of_turn>`, `<|im_end|>`, …) are
+    /// dropped when `skipSpecial`; otherwise written as their piece text. Bytes are joined before UTF-8
+    /// decoding (a character may span tokens), and invalid sequences become U+FFFD. Out-of-range ids
+    /// are ignored.
     public func decode(_ ids: [Int32], skipSpecial: Bool = true) -> String {
         var bytes: [UInt8] = []
         for id in ids { appendPieceBytes(id, skipSpecial: skipSpecial, to: &bytes) }
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// The bytes token `id` contributes to decoded text (▁ as space, `<0xNN>` as one byte). With
+    /// The bytes token `id` contributes to decoded text (SentencePiece: ▁ as space, `<0xNN>` as one
+    /// byte; byte-level BPE: each character through GPT-2's alphabet back to its byte). With
     /// `skipSpecial` false, control pieces contribute their text. Empty for unused or invalid ids.
     public func pieceBytes(_ id: Int32, skipSpecial: Bool = false) -> [UInt8] {
         var bytes: [UInt8] = []
@@ -25,7 +27,10 @@ extension Tokenizer {
         case .userDefined:
             output += piece
         case .normal:
-            Self.appendUnescaped(piece, to: &output)
+            switch algorithm {
+            case .sentencePiece: Self.appendUnescaped(piece, to: &output)
+            case .byteLevelBPE: ByteLevelAlphabet.appendDecoded(piece, to: &output)
+            }
         case .byte:
             if let byte = Self.byteValue(piece) { output.append(byte) }
         case .unused, .undefined:
