@@ -3,12 +3,16 @@ import Switchboard
 import SwitchboardCore
 import SwitchboardLocal
 
-/// `ask`: one request through the whole runtime, streamed to the terminal. The on-device model is always
-/// registered; `--openai-base-url URL --openai-model NAME [--openai-key-env VAR]` adds an
-/// OpenAI-compatible remote provider (private requests still never leave the device).
+/// `ask`: one question through the whole runtime, streamed to the terminal, answered by the on-device
+/// instruct model (SmolLM2; `--chat-model PATH`) with the system line `--system TEXT` (default: a
+/// brief, accurate assistant; the model's own default line makes it ramble). `--complete` sends the
+/// prompt as text to continue to the base model instead (Gemma 3; `--model PATH`).
+/// `--openai-base-url URL --openai-model NAME [--openai-key-env VAR]` adds an OpenAI-compatible remote
+/// provider (private requests still never leave the device).
 enum AskCommand: BenchCommand {
     static let name = "ask"
-    static let summary = "one request through the runtime: --prompt TEXT [--model PATH] [--max-tokens N] [--json]"
+    static let summary = "one question through the runtime: --prompt TEXT [--system TEXT] [--complete] [--max-tokens N] [--json]"
+    static let defaultSystem = "You are a helpful assistant. Answer briefly and accurately."
 
     struct Answer: Encodable {
         struct Usage: Encodable {
@@ -37,7 +41,11 @@ enum AskCommand: BenchCommand {
         case .failure(let message): printError(message); return 64
         }
 
-        let local = BenchLocalModel.makeProvider(path: BenchLocalModel.path(arguments), threads: BenchLocalModel.threads(arguments))
+        let complete = arguments.flag("complete")
+        let threads = BenchLocalModel.threads(arguments)
+        let local = complete
+            ? BenchLocalModel.makeProvider(path: BenchLocalModel.path(arguments), threads: threads)
+            : BenchLocalModel.makeProvider(.smolLM2_135mInstruct, path: BenchLocalModel.chatPath(arguments), threads: threads)
         guard await BenchLocalModel.load(local, quiet: json) else { return 1 }
         let coordinator = Coordinator(
             providers: [local] + remote,
@@ -45,7 +53,9 @@ enum AskCommand: BenchCommand {
             deviceState: SystemStateSource())
         // A server named on the command line is where the user wants public prompts to go: prefer it.
         // Preference never overrides privacy: personal and sensitive prompts stay on the device.
-        let request = GenerationRequest(prompt: prompt, maxTokens: maxTokens,
+        let system = arguments.string("system") ?? defaultSystem
+        let request = GenerationRequest(prompt: prompt, kind: complete ? .completion : .chat,
+                                        messages: complete || system.isEmpty ? [] : [ChatMessage(.system, system)], maxTokens: maxTokens,
                                         sampling: SamplingOptions(temperature: arguments.double("temperature") ?? 0,
                                                                   seed: arguments.int("seed").map { UInt64($0) }),
                                         preferredProviders: remote.map(\.id))

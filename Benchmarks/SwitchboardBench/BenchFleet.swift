@@ -3,23 +3,29 @@ import Switchboard
 import SwitchboardCore
 import SwitchboardTestKit
 
-/// The providers of the main job: the real on-device model plus four scripted remote providers, each
-/// behind a `RecordingProvider`, so privacy is counted from what every provider actually received.
+/// The providers of the main job: the two real on-device models (the base model for completions, the
+/// instruct model for chat) plus four scripted remote providers, each behind a `RecordingProvider`,
+/// so privacy is counted from what every provider actually received.
 struct BenchFleet {
     static let healthy: ProviderID = "remote-healthy"
     static let flaky: ProviderID = "remote-flaky"
     static let slow: ProviderID = "remote-slow"
     static let down: ProviderID = "remote-down"
 
-    let local: RecordingProvider
+    let locals: [RecordingProvider]
+    /// The base model's id (completion requests).
     let localID: ProviderID
+    /// The instruct model's id (chat requests).
+    let chatID: ProviderID
     let remotes: [RecordingProvider]
 
-    var all: [RecordingProvider] { [local] + remotes }
+    var all: [RecordingProvider] { locals + remotes }
+    var localIDs: Set<ProviderID> { Set(locals.map(\.id)) }
 
-    init(local localProvider: any Provider, seed: UInt64) {
-        localID = localProvider.id
-        local = RecordingProvider(wrapping: localProvider)
+    init(completion: any Provider, chat: any Provider, seed: UInt64) {
+        localID = completion.id
+        chatID = chat.id
+        locals = [RecordingProvider(wrapping: completion), RecordingProvider(wrapping: chat)]
         let answer: ScriptedProvider.Output = .custom { request in
             let words = ["Here", " is", " a", " short", " answer", " from", " the", " cloud", ".", " It", " covers",
                          " the", " main", " points", " briefly", "."]

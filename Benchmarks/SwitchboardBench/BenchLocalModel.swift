@@ -2,21 +2,30 @@ import Foundation
 import SwitchboardCore
 import SwitchboardLocal
 
-/// The on-device provider as the bench commands make it: the file from `--model`, else
-/// `$SWITCHBOARD_MODEL_PATH`, else the registry's folder.
+/// The on-device providers as the bench commands make them. The base model (Gemma 3): the file from
+/// `--model`, else `$SWITCHBOARD_MODEL_PATH`, else the registry's folder. The chat model (SmolLM2):
+/// `--chat-model`, else `$SWITCHBOARD_CHAT_MODEL_PATH`, else the registry's folder.
 enum BenchLocalModel {
     static func path(_ arguments: Arguments) -> String {
-        if let path = arguments.string("model"), !path.isEmpty { return path }
-        if let path = ProcessInfo.processInfo.environment["SWITCHBOARD_MODEL_PATH"], !path.isEmpty { return path }
-        return ModelRegistry.default.path(for: .gemma3_270m)
+        path(arguments, option: "model", environment: "SWITCHBOARD_MODEL_PATH", default: .gemma3_270m)
+    }
+
+    static func chatPath(_ arguments: Arguments) -> String {
+        path(arguments, option: "chat-model", environment: "SWITCHBOARD_CHAT_MODEL_PATH", default: .smolLM2_135mInstruct)
+    }
+
+    private static func path(_ arguments: Arguments, option: String, environment: String, default model: ModelConfiguration) -> String {
+        if let path = arguments.string(option), !path.isEmpty { return path }
+        if let path = ProcessInfo.processInfo.environment[environment], !path.isEmpty { return path }
+        return ModelRegistry.default.path(for: model)
     }
 
     static func threads(_ arguments: Arguments) -> Int {
         arguments.int("threads") ?? max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8))
     }
 
-    static func makeProvider(path: String, threads: Int) -> LocalModelProvider {
-        LocalModelProvider(configuration: .gemma3_270m, modelPath: path,
+    static func makeProvider(_ configuration: ModelConfiguration = .gemma3_270m, path: String, threads: Int) -> LocalModelProvider {
+        LocalModelProvider(configuration: configuration, modelPath: path,
                            loader: LocalEngineLoader(threads: threads), idleTimeout: nil)
     }
 

@@ -53,14 +53,14 @@ struct BenchReport: Encodable {
     var sensitiveServedOnDevice: Int
     var sensitiveSentRemote: Int
     var providers: [ProviderRow]
-    var engine: Engine?
+    var engines: [Engine]
     var wallSeconds: Double
-    var sample: String?
+    var samples: [String]
     /// Why requests failed, with counts (error kinds and providers only, never request text).
     var failureReasons: [String: Int] = [:]
 
     enum CodingKeys: String, CodingKey {
-        case accepted, completed, failed, cancelled, providers, engine, sample
+        case accepted, completed, failed, cancelled, providers, engines, samples
         case cacheHits = "cache_hits", sensitiveRequests = "sensitive_requests"
         case sensitiveServedOnDevice = "sensitive_served_on_device", sensitiveSentRemote = "sensitive_sent_remote"
         case wallSeconds = "wall_seconds", failureReasons = "failure_reasons"
@@ -99,13 +99,13 @@ struct BenchReport: Encodable {
         for (reason, count) in failureReasons.sorted(by: { $0.key < $1.key }) {
             lines.append("failed: \(count) × \(reason)")
         }
-        if let engine {
+        for engine in engines {
             lines.append("engine: \(engine.model), \(engine.threads) threads: "
                          + String(format: "prefill %.0f tok/s (%d-token prompt), decode %.1f tok/s (%d tokens); load %.2f s",
                                   engine.prefillTokensPerSecond, engine.promptTokens, engine.decodeTokensPerSecond,
                                   engine.generatedTokens, engine.loadSeconds))
         }
-        if let sample { lines.append("sample (on device): \(sample)") }
+        for sample in samples { lines.append("sample (on device): \(sample)") }
         lines.append(String(format: "wall time: %.1f s", wallSeconds))
         return lines.joined(separator: "\n")
     }

@@ -43,7 +43,7 @@ enum BenchRunner {
 
     static func runOne(_ job: BenchJob, on coordinator: Coordinator) async -> BenchOutcome {
         let consumer = Task { () -> BenchOutcome in
-            var outcome = BenchOutcome(label: job.label, prompt: job.request.prompt ?? "")
+            var outcome = BenchOutcome(label: job.label, prompt: job.request.prompt ?? job.request.messages.last?.content ?? "")
             for await event in coordinator.stream(job.request) {
                 switch event {
                 case .analyzed(let analysis): outcome.privacy = analysis.privacy

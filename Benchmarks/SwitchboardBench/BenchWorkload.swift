@@ -9,8 +9,9 @@ struct BenchJob: Sendable {
 }
 
 /// The mixed workload: sensitive prompts (which may only run on device), public prompts for the local
-/// model, public prompts for the remote providers (some preferring the flaky, slow or down one so
-/// fallbacks happen), repeats for the cache, every priority, and a few deliberate cancellations.
+/// base model, chat questions (public and sensitive) that routing sends to the instruct model, public
+/// prompts for the remote providers (some preferring the flaky, slow or down one so fallbacks happen),
+/// repeats for the cache, every priority, and a few deliberate cancellations.
 enum BenchWorkload {
     static let sensitivePrompts = [
         "My SSN is 219-09-9999 and I need to update my tax form. The first step is",
@@ -34,6 +35,24 @@ enum BenchWorkload {
         "The main ingredients of bread are",
     ]
 
+    /// Chat questions: the public ones prefer the instruct model; the sensitive ones name no provider,
+    /// and privacy plus the prompt kind route them to it.
+    static let publicChatPrompts = [
+        "What is the capital of France?",
+        "Name three primary colors.",
+        "How many days are in a leap year?",
+        "What is the boiling point of water in Celsius?",
+    ]
+
+    static let sensitiveChatPrompts = [
+        "I was diagnosed with asthma last week. What should I ask my doctor?",
+        "My password is Tr0ub4dor&3 and I reuse it everywhere. Is that a problem?",
+        "My SSN is 219-09-9999. Should I give it to my landlord?",
+        "I take metformin for my diabetes. Can I drink coffee?",
+    ]
+
+    static let chatInstruction = "You are a helpful assistant. Answer briefly and accurately."
+
     static let publicRemotePrompts = [
         "Summarize the plot of a classic adventure novel in two sentences.",
         "List three tips for writing clear documentation.",
@@ -47,8 +66,8 @@ enum BenchWorkload {
         "Explain the difference between weather and climate.",
     ]
 
-    static func jobs(localRequests: Int, remoteRequests: Int, maxTokens: Int, localID: ProviderID,
-                     seed: UInt64) -> [BenchJob] {
+    static func jobs(localRequests: Int, chatRequests: Int, remoteRequests: Int, maxTokens: Int, localID: ProviderID,
+                     chatID: ProviderID, seed: UInt64) -> [BenchJob] {
         var jobs: [BenchJob] = []
         let priorities: [Priority] = [.high, .normal, .low]
         // Two thirds of the local work is sensitive; a remote provider is preferred for some of it, which the
@@ -57,15 +76,23 @@ enum BenchWorkload {
         for i in 0..<sensitiveCount {
             let prefer: [ProviderID] = i % 4 == 1 ? [BenchFleet.healthy] : []
             jobs.append(BenchJob(label: "sensitive", request: GenerationRequest(
-                prompt: sensitivePrompts[i % sensitivePrompts.count], priority: priorities[i % 3],
+                prompt: sensitivePrompts[i % sensitivePrompts.count], kind: .completion, priority: priorities[i % 3],
                 maxTokens: maxTokens, preferredProviders: prefer), cancel: nil))
         }
         for i in 0..<max(0, localRequests - sensitiveCount) {
             // Two of them are cancelled mid-generation on purpose.
             let cancel: BenchJob.Cancel? = i < 2 ? .afterFirstToken : nil
             jobs.append(BenchJob(label: "public-local", request: GenerationRequest(
-                prompt: publicLocalPrompts[i % publicLocalPrompts.count] + (i < publicLocalPrompts.count ? "" : " (\(i))"),
+                prompt: publicLocalPrompts[i % publicLocalPrompts.count] + (i < publicLocalPrompts.count ? "" : " (\(i))"), kind: .completion,
                 priority: priorities[(i + 1) % 3], maxTokens: maxTokens, preferredProviders: [localID]), cancel: cancel))
+        }
+        for i in 0..<chatRequests {
+            let sensitive = i % 2 == 1
+            let list = sensitive ? sensitiveChatPrompts : publicChatPrompts
+            let question = list[(i / 2) % list.count] + (i / 2 < list.count ? "" : " (\(i / 2))")
+            jobs.append(BenchJob(label: sensitive ? "sensitive-chat" : "public-chat", request: GenerationRequest(
+                messages: [ChatMessage(.system, chatInstruction), ChatMessage(.user, question)], priority: priorities[i % 3],
+                maxTokens: maxTokens, preferredProviders: sensitive ? [] : [chatID]), cancel: nil))
         }
         let preferences: [[ProviderID]] = [[], [BenchFleet.flaky], [BenchFleet.slow], [BenchFleet.down], [],
                                            [BenchFleet.healthy], [BenchFleet.flaky], []]
@@ -78,7 +105,7 @@ enum BenchWorkload {
             let cancel: BenchJob.Cancel? = prefer == [BenchFleet.slow] && i % 3 == 0 ? .after(.milliseconds(150)) : nil
             remoteJobs.append(BenchJob(label: "public-remote", request: GenerationRequest(
                 prompt: prompt, priority: priorities[i % 3], maxTokens: 16, preferredProviders: prefer,
-                excludedProviders: [localID]), cancel: cancel))
+                excludedProviders: [localID, chatID]), cancel: cancel))
         }
         var random = SeededRandom(seed: seed)
         jobs += remoteJobs

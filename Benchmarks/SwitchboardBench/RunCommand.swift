@@ -3,10 +3,11 @@ import Switchboard
 import SwitchboardCore
 import SwitchboardLocal
 
-/// `run` (the default): the main job. Loads the on-device model with a progress bar, runs a mixed
+/// `run` (the default): the main job. Loads both on-device models with a progress bar, runs a mixed
 /// workload through the whole runtime (analyzer, coordinator, load balancer, metrics, cache) over the
-/// local model and four scripted remote providers (healthy, flaky at 20% errors, slow, down), then prints
-/// a table per provider, the privacy and bookkeeping lines and the engine's prefill/decode speed.
+/// base model, the instruct model and four scripted remote providers (healthy, flaky at 20% errors,
+/// slow, down), then prints a table per provider, the privacy and bookkeeping lines and each engine's
+/// prefill/decode speed.
 enum RunCommand: BenchCommand {
     static let name = "run"
     static let summary = "main job: local model + scripted remotes through the full runtime; per-provider report [--json PATH]"
@@ -14,27 +15,29 @@ enum RunCommand: BenchCommand {
     static func run(_ arguments: Arguments) async -> Int32 {
         let wall = ContinuousClock.now
         let localRequests = arguments.int("local-requests") ?? 24
+        let chatRequests = arguments.int("chat-requests") ?? 12
         let remoteRequests = arguments.int("remote-requests") ?? 60
         let maxTokens = arguments.int("max-tokens") ?? 24
         let concurrency = arguments.int("concurrency") ?? 6
         let seed = UInt64(arguments.int("seed") ?? 7)
-        guard localRequests >= 3, remoteRequests >= 0, maxTokens >= 1, concurrency >= 1 else {
-            printError("--local-requests must be at least 3; --remote-requests, --max-tokens and --concurrency positive")
+        guard localRequests >= 3, chatRequests >= 0, remoteRequests >= 0, maxTokens >= 1, concurrency >= 1 else {
+            printError("--local-requests must be at least 3; --chat-requests, --remote-requests, --max-tokens and --concurrency positive")
             return 64
         }
         let threads = BenchLocalModel.threads(arguments)
         let local = BenchLocalModel.makeProvider(path: BenchLocalModel.path(arguments), threads: threads)
-        guard await BenchLocalModel.load(local) else { return 1 }
+        let chat = BenchLocalModel.makeProvider(.smolLM2_135mInstruct, path: BenchLocalModel.chatPath(arguments), threads: threads)
+        guard await BenchLocalModel.load(local), await BenchLocalModel.load(chat) else { return 1 }
 
-        let fleet = BenchFleet(local: local, seed: seed)
+        let fleet = BenchFleet(completion: local, chat: chat, seed: seed)
         let metrics = MetricsActor()
         let coordinator = Coordinator(
             providers: fleet.all,
-            // One generation at a time on the engine: the load balancer queues the rest by priority.
-            configuration: SwitchboardConfiguration(concurrency: [fleet.localID: 1], seed: seed),
+            // One generation at a time on each engine: the load balancer queues the rest by priority.
+            configuration: SwitchboardConfiguration(concurrency: [fleet.localID: 1, fleet.chatID: 1], seed: seed),
             deviceState: SystemStateSource(), analyzer: RequestAnalyzer(), metrics: metrics, cache: CacheActor())
-        let jobs = BenchWorkload.jobs(localRequests: localRequests, remoteRequests: remoteRequests,
-                                      maxTokens: maxTokens, localID: fleet.localID, seed: seed)
+        let jobs = BenchWorkload.jobs(localRequests: localRequests, chatRequests: chatRequests, remoteRequests: remoteRequests,
+                                      maxTokens: maxTokens, localID: fleet.localID, chatID: fleet.chatID, seed: seed)
         let bar = BenchProgressBox(BenchProgressBar(title: "workload"))
         let total = jobs.count
         let outcomes = await BenchRunner.run(jobs, on: coordinator, concurrency: concurrency) { done in
@@ -43,9 +46,12 @@ enum RunCommand: BenchCommand {
         let counts = await BenchRunner.waitUntilSettled(coordinator)
         await bar.finish("\(total) requests done")
 
-        let engine = await BenchEngineMeasure.measure(local, threads: threads)
+        var engines: [BenchReport.Engine] = []
+        for provider in [local, chat] {
+            if let engine = await BenchEngineMeasure.measure(provider, threads: threads) { engines.append(engine) }
+        }
         let report = await makeReport(outcomes: outcomes, counts: counts, fleet: fleet, metrics: metrics,
-                                      engine: engine, wallSeconds: wall.duration(to: .now).seconds)
+                                      engines: engines, wallSeconds: wall.duration(to: .now).seconds)
         print(report.text())
         if let path = arguments.string("json") {
             do { try report.json().write(to: URL(fileURLWithPath: path)) } catch {
@@ -60,7 +66,7 @@ enum RunCommand: BenchCommand {
     }
 
     static func makeReport(outcomes: [BenchOutcome], counts: RequestCounts, fleet: BenchFleet, metrics: MetricsActor,
-                           engine: BenchReport.Engine?, wallSeconds: Double) async -> BenchReport {
+                           engines: [BenchReport.Engine], wallSeconds: Double) async -> BenchReport {
         let snapshot = await metrics.snapshot()
         let sensitiveByProvider = await fleet.sensitiveReceived()
         let rows = fleet.all.map { provider -> BenchReport.ProviderRow in
@@ -84,12 +90,16 @@ enum RunCommand: BenchCommand {
         for outcome in outcomes where !outcome.cancelledOnPurpose {
             if let error = outcome.error { failures[error.description, default: 0] += 1 }
         }
-        let sample = outcomes.first { $0.label == "public-local" && $0.completed && $0.provider == fleet.localID }
+        func sample(_ label: String, _ provider: ProviderID) -> String? {
+            outcomes.first { $0.label == label && $0.completed && $0.provider == provider }
+                .map { "\"\($0.prompt)\" → \"\(Self.oneLine($0.text))\" (\(provider))" }
+        }
         return BenchReport(
             accepted: counts.accepted, completed: counts.completed, failed: counts.failed, cancelled: counts.cancelled,
             cacheHits: counts.cacheHits, sensitiveRequests: sensitive.count, sensitiveServedOnDevice: servedOnDevice.count,
-            sensitiveSentRemote: sentRemote, providers: rows, engine: engine, wallSeconds: wallSeconds,
-            sample: sample.map { "\"\($0.prompt)\" → \"\(Self.oneLine($0.text))\"" }, failureReasons: failures)
+            sensitiveSentRemote: sentRemote, providers: rows, engines: engines, wallSeconds: wallSeconds,
+            samples: [sample("public-local", fleet.localID), sample("public-chat", fleet.chatID)].compactMap { $0 },
+            failureReasons: failures)
     }
 
     static func milliseconds(_ summary: LatencySummary?, _ percentile: KeyPath<LatencySummary, Duration> = \.p50) -> Double? {

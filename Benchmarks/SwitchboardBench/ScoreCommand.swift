@@ -1,19 +1,35 @@
 import Foundation
 import SwitchboardInference
 
-/// `switchboard-bench score --model PATH`: teacher-forced evaluation of stdin in one batched pass.
-/// Prints `{"ids", "top1", "perplexity"}`; top1[i] is the argmax after position i.
+/// `switchboard-bench score --model PATH [--special] [--ids] [--one-by-one] [--dump-logits FILE]`:
+/// teacher-forced evaluation of stdin in one batched pass. Prints `{"ids", "top1", "perplexity"}`;
+/// top1[i] is the argmax after position i. `--ids`: stdin is a JSON array of token ids instead of
+/// text. `--one-by-one`: evaluate one token per forward pass (as a generation decodes).
+/// `--dump-logits`: every position's logits as raw little-endian float32 rows (fidelity work).
 struct ScoreCommand: BenchCommand {
     static let name = "score"
     static let summary = "teacher-forced top-1 and perplexity of stdin; prints JSON"
 
     static func run(_ arguments: Arguments) async -> Int32 {
         do {
-            let text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+            let input = FileHandle.standardInput.readDataToEndOfFile()
             let model = try LanguageModel.load(from: EngineSupport.modelPath(arguments))
-            let ids = model.tokenizer.encode(text, addBOS: true, parseSpecial: arguments.flag("special"))
+            let ids: [Int32]
+            if arguments.flag("ids") {
+                guard let parsed = try? JSONDecoder().decode([Int32].self, from: input) else {
+                    printError("score: --ids expects a JSON array of token ids on stdin"); return 64
+                }
+                ids = parsed
+            } else {
+                ids = model.tokenizer.encode(String(decoding: input, as: UTF8.self), addBOS: true, parseSpecial: arguments.flag("special"))
+            }
             let session = InferenceSession(model: model, contextLength: max(ids.count, 1), threads: arguments.int("threads") ?? 2)
-            let score = try session.scoreAll(ids)
+            var dump = Data()
+            let keep = arguments.string("dump-logits") != nil
+            let score = try session.scoreAll(ids, oneByOne: arguments.flag("one-by-one")) { logits in
+                if keep { dump.append(UnsafeBufferPointer(logits)) }
+            }
+            if let path = arguments.string("dump-logits") { try dump.write(to: URL(fileURLWithPath: path)) }
             EngineSupport.printJSON(["ids": ids.map(Int.init), "top1": score.top1.map(Int.init), "perplexity": score.perplexity])
             return 0
         } catch {

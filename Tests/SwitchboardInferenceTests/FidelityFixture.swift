@@ -7,7 +7,12 @@ let fidelityModel: Result<LanguageModel, InferenceError> = Result { () throws(In
     try LanguageModel.load(from: GGUFTestModel.path)
 }
 
-/// `Tests/Fixtures/golden/gemma3/greedy_public.json` (llama.cpp outputs for the same model file).
+/// The SmolLM2 instruct model, shared the same way.
+let chatFidelityModel: Result<LanguageModel, InferenceError> = Result { () throws(InferenceError) -> LanguageModel in
+    try LanguageModel.load(from: SmolLM2TestModel.path)
+}
+
+/// `Tests/Fixtures/golden/<model>/greedy_public.json` (llama.cpp outputs for the same model file).
 struct GreedyGolden: Decodable {
     struct Case: Decodable {
         var prompt: String
@@ -18,9 +23,10 @@ struct GreedyGolden: Decodable {
     }
     var cases: [Case]
 
-    static func load() throws -> GreedyGolden {
+    /// `model`: the fixture folder, `gemma3` or `smollm2`.
+    static func load(_ model: String = "gemma3") throws -> GreedyGolden {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let url = root.appendingPathComponent("Tests/Fixtures/golden/gemma3/greedy_public.json")
+        let url = root.appendingPathComponent("Tests/Fixtures/golden/\(model)/greedy_public.json")
         return try JSONDecoder().decode(GreedyGolden.self, from: Data(contentsOf: url))
     }
 }

@@ -15,17 +15,26 @@ public struct SequenceScore: Sendable, Equatable {
 }
 
 extension InferenceSession {
-    /// Resets the session, then evaluates `ids` from position 0 with logits at every position.
-    public func scoreAll(_ ids: [Int32]) throws(InferenceError) -> SequenceScore {
+    /// Resets the session, then evaluates `ids` from position 0 with logits at every position: in
+    /// batches (default), or one token per forward pass when `oneByOne` (as a generation decodes).
+    /// `observe` sees each position's logits in order.
+    public func scoreAll(_ ids: [Int32], oneByOne: Bool = false,
+                         observe: (UnsafeMutableBufferPointer<Float>) -> Void = { _ in }) throws(InferenceError) -> SequenceScore {
         reset()
         try validate(ids)
         var top1 = [Int32](repeating: 0, count: ids.count)
         var logProbabilities = [Double](repeating: 0, count: max(0, ids.count - 1))
-        run(ids, logitsForAll: true) { i, logits in
+        func record(_ i: Int, _ logits: UnsafeMutableBufferPointer<Float>) {
+            observe(logits)
             top1[i] = Int32(LogitMath.argmax(logits))
             if i + 1 < ids.count {
                 logProbabilities[i] = LogitMath.logProbability(of: Int(ids[i + 1]), in: logits)
             }
+        }
+        if oneByOne {
+            for (i, id) in ids.enumerated() { record(i, try decode(id)) }
+        } else {
+            run(ids, logitsForAll: true, onLogits: record)
         }
         return SequenceScore(top1: top1, logProbabilities: logProbabilities)
     }
