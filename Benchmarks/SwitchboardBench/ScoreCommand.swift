@@ -6,6 +6,7 @@ import SwitchboardInference
 /// top1[i] is the argmax after position i. `--ids`: stdin is a JSON array of token ids instead of
 /// text. `--one-by-one`: evaluate one token per forward pass (as a generation decodes).
 /// `--dump-logits`: every position's logits as raw little-endian float32 rows (fidelity work).
+/// `--reference avx512|avx2`: the llama.cpp build whose float order to follow (default: this CPU's).
 struct ScoreCommand: BenchCommand {
     static let name = "score"
     static let summary = "teacher-forced top-1 and perplexity of stdin; prints JSON"
@@ -23,7 +24,13 @@ struct ScoreCommand: BenchCommand {
             } else {
                 ids = model.tokenizer.encode(String(decoding: input, as: UTF8.self), addBOS: true, parseSpecial: arguments.flag("special"))
             }
-            let session = InferenceSession(model: model, contextLength: max(ids.count, 1), threads: arguments.int("threads") ?? 2)
+            var reference = ReferenceBuild.host
+            if let name = arguments.string("reference") {
+                guard let chosen = ReferenceBuild(rawValue: name) else { printError("score: --reference takes avx512 or avx2"); return 64 }
+                reference = chosen
+            }
+            let session = InferenceSession(model: model, contextLength: max(ids.count, 1), threads: arguments.int("threads") ?? 2,
+                                           reference: reference)
             var dump = Data()
             let keep = arguments.string("dump-logits") != nil
             let score = try session.scoreAll(ids, oneByOne: arguments.flag("one-by-one")) { logits in

@@ -32,9 +32,9 @@ import Testing
         var differsFromOneAccumulator = 0
         for seed in 1...200 as ClosedRange<UInt64> {
             let x = Self.halves(256, seed: seed), y = Self.halves(256, seed: seed &* 7919)
-            let mine = Attention.dot4(x, y, count: 256)
+            let mine = Attention.dot4(AVX512Lanes.self, x, y, count: 256)
             #expect(mine.bitPattern == Self.referenceVecDotF16(x, y).bitPattern)
-            if mine.bitPattern != Attention.dot16(x, y, count: 256).bitPattern { differsFromOneAccumulator += 1 }
+            if mine.bitPattern != Attention.dot(AVX512Lanes.self, x, y, count: 256).bitPattern { differsFromOneAccumulator += 1 }
         }
         // The two orders really differ (otherwise this test would prove nothing).
         #expect(differsFromOneAccumulator > 0)

@@ -3,6 +3,12 @@ import Testing
 
 /// SmolLM2-135M-Instruct (llama architecture, Q4_1, byte-level BPE) against llama.cpp's outputs on
 /// the same file: the chat prompts of `Tests/Fixtures/golden/smollm2/greedy_public.json`.
+///
+/// Those outputs come from an AVX2 build of llama.cpp: an AVX2-only build of llama-cpp-python 0.3.36
+/// reproduces every golden value exactly, while an AVX-512 build agrees on 680 of 696 teacher-forced
+/// top-1 ids (its exp polynomial, softmax lanes and f16 dot accumulators round differently:
+/// `ReferenceBuild`). So these sessions follow the AVX2 order, on any machine: this also checks the
+/// AVX2 path on machines that cannot run it natively.
 @Suite(.requiresSmolLM2Model, .serialized) struct FidelitySmolLM2Tests {
     @Test func chatPromptsTokenizeAsLlamaCpp() throws {
         let model = try chatFidelityModel.get()
@@ -19,7 +25,7 @@ import Testing
     @Test func greedyChatContinuationsMatchLlamaCpp() throws {
         let model = try chatFidelityModel.get()
         let golden = try GreedyGolden.load("smollm2")
-        let session = InferenceSession(model: model, contextLength: 256)
+        let session = InferenceSession(model: model, contextLength: 256, reference: .avx2)
         var identical = 0, agree = 0, total = 0
         for c in golden.cases {
             session.reset()
@@ -42,7 +48,7 @@ import Testing
     @Test func teacherForcedTop1AgreesWithLlamaCpp() throws {
         let model = try chatFidelityModel.get()
         let golden = try GreedyGolden.load("smollm2")
-        let session = InferenceSession(model: model, contextLength: 256)
+        let session = InferenceSession(model: model, contextLength: 256, reference: .avx2)
         var agree = 0, total = 0
         var worst: Double = 0
         for c in golden.cases {
@@ -63,6 +69,6 @@ import Testing
         print("fidelity smollm2: teacher-forced top-1 \(agree)/\(total) = \(rate); last-prompt top-5 max logit difference \(worst)")
         #expect(total > 300)
         #expect(rate >= 0.99, "agreement \(agree)/\(total)")
-        #expect(worst <= 0.25)
+        #expect(worst <= 0.01)
     }
 }

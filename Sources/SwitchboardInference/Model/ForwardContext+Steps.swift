@@ -42,7 +42,7 @@ extension ForwardContext {
         let a = architecture, s = scratch
         let job = AttentionJob(queries: s.q, outputs: s.attention, queryLength: a.queryLength, headCount: a.headCount,
                                group: a.headCount / a.headCountKV, headLength: a.keyLength, layer: cache.layers[il], width: cache.width,
-                               start: start, window: window, singleToken: batch == 1, scores: s.scores, scoreCapacity: s.scoreCapacity)
+                               start: start, window: window, singleToken: batch == 1, build: build, scores: s.scores, scoreCapacity: s.scoreCapacity)
         pool.run(chunks: n * a.headCount, job)
     }
 
@@ -71,13 +71,14 @@ struct AttentionJob: ParallelJob {
     let layer: KVCache.Layer
     let width, start, window: Int
     let singleToken: Bool
+    let build: ReferenceBuild
     let scores: UnsafeMutablePointer<Float>
     let scoreCapacity: Int
 
     func run(chunk: Int, worker: Int) {
         let t = chunk / headCount, h = chunk % headCount, offset = t * queryLength + h * headLength
         Attention.head(query: queries + offset, layer: layer, width: width, kvHead: h / group, headLength: headLength,
-                       position: start + t, window: window, singleToken: singleToken,
+                       position: start + t, window: window, singleToken: singleToken, build: build,
                        scores: scores + worker * scoreCapacity, output: outputs + offset)
     }
 }

@@ -8,9 +8,12 @@ final class ForwardContext {
     let scratch: ForwardScratch
     let cache: KVCache
     let pool: WorkerPool
+    /// Whose float order the build-dependent steps follow (softmax, SiLU, attention dots).
+    let build: ReferenceBuild
 
-    init(model: LanguageModel, contextLength: Int, batch: Int, threads: Int) {
+    init(model: LanguageModel, contextLength: Int, batch: Int, threads: Int, build: ReferenceBuild) {
         self.model = model
+        self.build = build
         let a = model.architecture
         architecture = a
         pool = WorkerPool(threads: threads)

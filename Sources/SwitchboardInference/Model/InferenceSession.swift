@@ -17,12 +17,14 @@ public final class InferenceSession {
     ///   - threads: worker threads for the kernels (default 2).
     ///   - batchSize: tokens per prefill batch (default 512, llama.cpp's: its kernels pick their
     ///     float order by batch size, and the engine follows them batch for batch).
-    public init(model: LanguageModel, contextLength: Int? = nil, threads: Int = 2, batchSize: Int = 512) {
+    ///   - reference: the llama.cpp build whose float order to reproduce (default: this machine's).
+    public init(model: LanguageModel, contextLength: Int? = nil, threads: Int = 2, batchSize: Int = 512,
+                reference: ReferenceBuild = .host) {
         self.model = model
         self.contextLength = max(1, min(contextLength ?? model.contextLength, model.contextLength))
         self.batchSize = max(1, batchSize)
         sliceSize = min(self.batchSize, 64)
-        context = ForwardContext(model: model, contextLength: self.contextLength, batch: sliceSize, threads: threads)
+        context = ForwardContext(model: model, contextLength: self.contextLength, batch: sliceSize, threads: threads, build: reference)
     }
 
     /// Forgets every cached position.

@@ -117,7 +117,7 @@ final class LlamaPass: ForwardPass {
             VectorMath.rmsNorm(x, weight: w.ffnNorm, eps: a.rmsEpsilon, count: d, into: s.normed + t * d)
         }
         c.multiply(.init(w.gate, s.gate), .init(w.up, s.up), input: s.normed, count: n, batch: batch)
-        let swiglu = SwiGLUJob(gate: s.gate, up: s.up, count: n * a.feedForwardLength)
+        let swiglu = SwiGLUJob(gate: s.gate, up: s.up, count: n * a.feedForwardLength, build: c.build)
         c.pool.run(chunks: swiglu.parts, swiglu)
         c.multiply(.init(w.down, s.projected), input: s.gate, count: n, batch: batch)
         c.pool.run(chunks: n) { t, _ in
@@ -131,9 +131,10 @@ final class LlamaPass: ForwardPass {
 struct SwiGLUJob: ParallelJob {
     let gate, up: UnsafeMutablePointer<Float>
     let count: Int
+    let build: ReferenceBuild
     var parts: Int { max(1, count / 4096) }
 
     func run(chunk: Int, worker: Int) {
-        VectorMath.swiglu(gate: gate, up: up, range: WorkerPool.range(chunk, of: count, parts: parts, granularity: 64))
+        VectorMath.swiglu(gate: gate, up: up, range: WorkerPool.range(chunk, of: count, parts: parts, granularity: 64), build: build)
     }
 }
