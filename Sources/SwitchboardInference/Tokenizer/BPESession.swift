@@ -38,16 +38,31 @@ struct BPESession {
         _ text: UnsafeBufferPointer<UInt8>, bpe: ByteLevelBPE, tokenizer: Tokenizer, into output: inout [Int32]
     ) {
         guard !text.isEmpty else { return }
-        decodeScalars(text)
-        ends.removeAll(keepingCapacity: true)
-        ends.append(Int32(scalars.count))
-        for split in bpe.preTokenizer.splits { apply(split) }
+        preTokenize(text, bpe.preTokenizer)
         var start = 0
         for end in ends {
             let word = UnsafeBufferPointer(rebasing: text[Int(offsets[start])..<Int(offsets[Int(end)])])
             mergeWord(word, bpe: bpe, tokenizer: tokenizer, into: &output)
             start = Int(end)
         }
+    }
+
+    /// The byte range of each word `pre` cuts `text` into.
+    mutating func words(_ text: UnsafeBufferPointer<UInt8>, _ pre: PreTokenizer) -> [Range<Int>] {
+        preTokenize(text, pre)
+        var start = 0
+        return ends.map { end in
+            defer { start = Int(end) }
+            return Int(offsets[start])..<Int(offsets[Int(end)])
+        }
+    }
+
+    /// Fills `ends` with the scalar index where each word ends.
+    private mutating func preTokenize(_ text: UnsafeBufferPointer<UInt8>, _ pre: PreTokenizer) {
+        decodeScalars(text)
+        ends.removeAll(keepingCapacity: true)
+        if !scalars.isEmpty { ends.append(Int32(scalars.count)) }
+        for split in pre.splits { apply(split) }
     }
 
     /// Runs one splitter over every current piece.
