@@ -3,7 +3,7 @@ import SwitchboardInference
 
 /// `switchboard-bench tokenize --model PATH [--special] [--timing]`: tokenizes all of stdin with the
 /// model's vocabulary and prints the ids (BOS included) as a JSON array. `--timing` reports load and
-/// encode times on stderr.
+/// encode times on stderr. `--bench` measures encode speed instead (see `TokenizeBench`).
 struct TokenizeCommand: BenchCommand {
     static let name = "tokenize"
     static let summary = "tokenize stdin with the model vocabulary; prints a JSON array of ids"
@@ -26,6 +26,7 @@ struct TokenizeCommand: BenchCommand {
     static func run(_ arguments: Arguments) async -> Int32 {
         let path = arguments.string("model") ?? defaultModelPath()
         do {
+            if arguments.flag("bench") { return try TokenizeBench.run(arguments, modelPath: path) }
             let input = try readStdin()
             let clock = ContinuousClock()
             let start = clock.now

@@ -90,4 +90,21 @@ struct TokenizerBPEGoldenTests {
             }
         }
     }
+
+    @Test func randomTextRoundTripsAndStreams() throws {
+        let tokenizer = try SmolLM2TestModel.tokenizer.get()
+        var random = SplitMix64(seed: 2027)
+        for _ in 0..<400 {
+            let text = TokenizerRoundTripTests.randomText(&random) + "<|im_end|>▁"
+            for special in [false, true] {
+                let ids = tokenizer.encode(text, parseSpecial: special)
+                #expect(special == ids.contains(2), "<|im_end|> is its id only when parsing specials")
+                #expect(tokenizer.decode(ids, skipSpecial: false) == text)
+                var decoder = StreamingDecoder(tokenizer: tokenizer, skipSpecial: false)
+                var streamed = ""
+                for id in ids { streamed += decoder.append(id) }
+                #expect(streamed + decoder.flush() == text)
+            }
+        }
+    }
 }

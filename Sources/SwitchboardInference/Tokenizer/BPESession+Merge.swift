@@ -8,9 +8,9 @@ extension BPESession {
             output.append(id)
             return
         }
-        if word.count == 1 {
-            let id = tokenizer.byteTokenIDs[Int(word[0])]
-            if id >= 0 { output.append(id) }
+        // Symbols are indexed by Int32; a word of 2 GiB or more (absurd input) stays unmerged bytes.
+        guard word.count > 1, word.count < Int(Int32.max) else {
+            for byte in word where tokenizer.byteTokenIDs[Int(byte)] >= 0 { output.append(tokenizer.byteTokenIDs[Int(byte)]) }
             return
         }
         symbols.removeAll(keepingCapacity: true)

@@ -24,9 +24,9 @@ struct BPESession {
     var scalars: [UInt32] = []
     var classes: [UInt8] = []
     /// Byte offset of each scalar, then the span's length.
-    var offsets: [Int32] = []
-    var ends: [Int32] = []
-    var nextEnds: [Int32] = []
+    var offsets: [Int] = []
+    var ends: [Int] = []
+    var nextEnds: [Int] = []
     var symbols: [Int32] = []
     var lengths: [Int32] = []
     var previous: [Int32] = []
@@ -38,16 +38,31 @@ struct BPESession {
         _ text: UnsafeBufferPointer<UInt8>, bpe: ByteLevelBPE, tokenizer: Tokenizer, into output: inout [Int32]
     ) {
         guard !text.isEmpty else { return }
-        decodeScalars(text)
-        ends.removeAll(keepingCapacity: true)
-        ends.append(Int32(scalars.count))
-        for split in bpe.preTokenizer.splits { apply(split) }
+        preTokenize(text, bpe.preTokenizer)
         var start = 0
         for end in ends {
-            let word = UnsafeBufferPointer(rebasing: text[Int(offsets[start])..<Int(offsets[Int(end)])])
+            let word = UnsafeBufferPointer(rebasing: text[offsets[start]..<offsets[end]])
             mergeWord(word, bpe: bpe, tokenizer: tokenizer, into: &output)
-            start = Int(end)
+            start = end
         }
+    }
+
+    /// The byte range of each word `pre` cuts `text` into.
+    mutating func words(_ text: UnsafeBufferPointer<UInt8>, _ pre: PreTokenizer) -> [Range<Int>] {
+        preTokenize(text, pre)
+        var start = 0
+        return ends.map { end in
+            defer { start = end }
+            return offsets[start]..<offsets[end]
+        }
+    }
+
+    /// Fills `ends` with the scalar index where each word ends.
+    private mutating func preTokenize(_ text: UnsafeBufferPointer<UInt8>, _ pre: PreTokenizer) {
+        decodeScalars(text)
+        ends.removeAll(keepingCapacity: true)
+        if !scalars.isEmpty { ends.append(scalars.count) }
+        for split in pre.splits { apply(split) }
     }
 
     /// Runs one splitter over every current piece.
@@ -57,13 +72,13 @@ struct BPESession {
             classes.withUnsafeBufferPointer { classes in
                 var start = 0
                 for end in ends {
-                    let span = ScalarSpan(scalars: scalars, classes: classes, end: Int(end))
+                    let span = ScalarSpan(scalars: scalars, classes: classes, end: end)
                     switch split {
                     case .eachNumber: span.splitEachNumber(from: start, into: &nextEnds)
                     case .gpt2: span.splitGPT2(from: start, into: &nextEnds)
                     case .llama3(let maxDigits): span.splitLlama3(from: start, maxDigits: maxDigits, into: &nextEnds)
                     }
-                    start = Int(end)
+                    start = end
                 }
             }
         }
@@ -81,10 +96,10 @@ struct BPESession {
             let (value, length) = Self.scalar(in: text, at: i)
             scalars.append(value)
             classes.append(ScalarClass.of(value))
-            offsets.append(Int32(i))
+            offsets.append(i)
             i += length
         }
-        offsets.append(Int32(text.count))
+        offsets.append(text.count)
     }
 
     @inline(__always) private static func scalar(in text: UnsafeBufferPointer<UInt8>, at i: Int) -> (UInt32, Int) {

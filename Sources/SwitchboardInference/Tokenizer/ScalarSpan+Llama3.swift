@@ -1,11 +1,11 @@
 extension ScalarSpan {
     /// The Llama 3 pattern (Qwen2's with `maxDigits` 1) as llama.cpp's
     /// `unicode_regex_split_custom_llama3` scans it.
-    func splitLlama3(from start: Int, maxDigits: Int, into ends: inout [Int32]) {
+    func splitLlama3(from start: Int, maxDigits: Int, into ends: inout [Int]) {
         var pos = start
         var last = start
         func cut() {
-            if pos > last { ends.append(Int32(pos)) }
+            if pos > last { ends.append(pos) }
             last = pos
         }
         while pos < end {

@@ -34,7 +34,7 @@ struct ScalarSpan {
     }
 
     /// `\p{N}` as a regex split: each number character is a piece, and so is each run between them.
-    func splitEachNumber(from start: Int, into ends: inout [Int32]) {
+    func splitEachNumber(from start: Int, into ends: inout [Int]) {
         var pos = start
         while pos < end {
             if classes[pos] & ScalarClass.number != 0 {
@@ -42,18 +42,18 @@ struct ScalarSpan {
             } else {
                 while pos < end, classes[pos] & ScalarClass.number == 0 { pos += 1 }
             }
-            ends.append(Int32(pos))
+            ends.append(pos)
         }
     }
 
     /// GPT-2's pattern as llama.cpp's `unicode_regex_split_custom_gpt2` scans it.
-    func splitGPT2(from start: Int, into ends: inout [Int32]) {
+    func splitGPT2(from start: Int, into ends: inout [Int]) {
         var pos = start
         while pos < end {
             let contraction = contractionLength(at: pos, foldCase: false)
             if contraction > 0 {
                 pos += contraction
-                ends.append(Int32(pos))
+                ends.append(pos)
                 continue
             }
             let isSpace = scalars[pos] == 0x20
@@ -72,7 +72,7 @@ struct ScalarSpan {
                 let run = whitespaceRun(at: pos)
                 pos += run > 1 && pos + run < end ? run - 1 : max(run, 1)
             }
-            ends.append(Int32(pos))
+            ends.append(pos)
         }
     }
 }
