@@ -2,6 +2,10 @@
 public enum AnalysisFailure: Error, Sendable, Hashable {
     case tooLarge(bytes: Int, limit: Int)
     case inconsistentFinding
+    /// The text carries signs of a failed decoding (U+FFFD, NUL): it cannot be vouched for.
+    case unreadable
+    /// A recognizer gave up on the text (an app's custom recognizer threw).
+    case recognizerFailed(String)
 }
 
 /// The pure analysis behind `RequestAnalyzer`: runs the recognizers over every text of a request
@@ -56,6 +60,7 @@ public struct ContentAnalyzer: Sendable {
     private func analyze(_ text: String, index: Int, into state: inout State) throws(AnalysisFailure) {
         guard !text.isEmpty else { return }
         let scan = TextScan(text)
+        guard scan.normalized.isReadable else { throw .unreadable }
         state.signals.add(scan)
         state.findings.removeAll(keepingCapacity: true)
         if enabled[0] { NumberRecognizer.scan(scan, into: &state.findings) }
@@ -69,7 +74,9 @@ public struct ContentAnalyzer: Sendable {
             guard finding.range.lowerBound >= 0, finding.range.upperBound <= scan.bytes.count else {
                 throw .inconsistentFinding
             }
-            state.entities.append(DetectedEntity(kind: finding.kind, textIndex: index, range: finding.range))
+            // Findings point at the user's text, not at the normalized view.
+            let range = scan.normalized.originalRange(finding.range)
+            state.entities.append(DetectedEntity(kind: finding.kind, textIndex: index, range: range))
             state.privacy = max(state.privacy, finding.level)
         }
     }

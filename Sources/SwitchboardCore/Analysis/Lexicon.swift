@@ -40,9 +40,11 @@ public struct Lexicon: OptionSet, Sendable, Hashable {
     static let hashSeed: UInt64 = 0xcbf2_9ce4_8422_2325
     @inline(__always) static func hash(_ h: UInt64, _ byte: UInt8) -> UInt64 { (h ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
 
+    /// Hash of the word as the scanner sees it: normalized (accents dropped, capitals lowered), ASCII
+    /// lowercased, apostrophes left out.
     public static func hash(of word: String) -> UInt64 {
         var h = hashSeed
-        for byte in word.utf8 where byte != 0x27 { h = hash(h, ByteClass.isUpper(byte) ? byte | 0x20 : byte) }
+        for byte in NormalizedText(word).bytes where byte != 0x27 { h = hash(h, ByteClass.isUpper(byte) ? byte | 0x20 : byte) }
         return h
     }
 
@@ -53,7 +55,7 @@ public struct Lexicon: OptionSet, Sendable, Hashable {
     private static let table: WordTable = {
         var merged: [UInt64: UInt64] = [:]
         for (flag, words) in wordLists {
-            for word in words.split(separator: " ") { merged[hash(of: String(word)), default: 0] |= flag.rawValue }
+            for word in words.split(whereSeparator: { $0 == " " || $0 == "\n" }) { merged[hash(of: String(word)), default: 0] |= flag.rawValue }
         }
         return WordTable(merged)
     }()
