@@ -36,6 +36,14 @@ public struct Lexicon: OptionSet, Sendable, Hashable {
     public static let livePlace = Lexicon(rawValue: 1 << 29)
     /// Personal nouns that, stated ("my name is", "my address:"), make a request personal.
     public static let identityNoun = Lexicon(rawValue: 1 << 30)
+    /// "pass", "pw", "pwd": a password only when assigned a password-shaped value.
+    public static let passwordWeak = Lexicon(rawValue: 1 << 31)
+    /// Tools whose `-p` flag takes a password (`mysql -pX`, `sshpass -p X`).
+    public static let passwordFlagTool = Lexicon(rawValue: 1 << 32)
+    /// Tools whose `-u user:password` carries credentials (`curl`).
+    public static let userFlagTool = Lexicon(rawValue: 1 << 33)
+    /// Words that name an account rather than a secret ("for user42").
+    public static let accountNoun = Lexicon(rawValue: 1 << 34)
 
     static let hashSeed: UInt64 = 0xcbf2_9ce4_8422_2325
     @inline(__always) static func hash(_ h: UInt64, _ byte: UInt8) -> UInt64 { (h ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
