@@ -45,7 +45,7 @@ extension Lexicon {
         (.accountNoun, "for user username account login email"),
         (.secretQualifier, "api apikey access auth secret private client refresh bearer"),
         (.phoneContext, "call phone tel telephone mobile cell text whatsapp fax reach ring dial"),
-        (.cardContext, "card credit debit visa mastercard amex cc"),
+        (.cardContext, "card credit debit visa mastercard amex cc creditcard cardnumber"),
         (.streetSuffix, """
             street avenue road boulevard lane drive court place terrace parkway highway way circle square
             """),

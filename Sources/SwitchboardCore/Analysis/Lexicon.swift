@@ -44,6 +44,11 @@ public struct Lexicon: OptionSet, Sendable, Hashable {
     public static let userFlagTool = Lexicon(rawValue: 1 << 33)
     /// Words that name an account rather than a secret ("for user42").
     public static let accountNoun = Lexicon(rawValue: 1 << 34)
+    /// Medical tests and their results ("my biopsy came back malignant").
+    public static let testNoun = Lexicon(rawValue: 1 << 35)
+    public static let testResult = Lexicon(rawValue: 1 << 36)
+    /// Past-tense verbs that report a result ("came back", "was") rather than ask about one.
+    public static let pastResult = Lexicon(rawValue: 1 << 37)
 
     static let hashSeed: UInt64 = 0xcbf2_9ce4_8422_2325
     @inline(__always) static func hash(_ h: UInt64, _ byte: UInt8) -> UInt64 { (h ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
@@ -62,7 +67,7 @@ public struct Lexicon: OptionSet, Sendable, Hashable {
 
     private static let table: WordTable = {
         var merged: [UInt64: UInt64] = [:]
-        for (flag, words) in wordLists {
+        for (flag, words) in wordLists + HealthLanguage.all.flatMap(\.words) {
             for word in words.split(whereSeparator: { $0 == " " || $0 == "\n" }) { merged[hash(of: String(word)), default: 0] |= flag.rawValue }
         }
         return WordTable(merged)
