@@ -3,8 +3,9 @@ extension NumberRecognizer {
     /// between groups of four), Luhn-valid, with a card issuer's prefix or card words nearby.
     static func findCards(_ text: TextScan, _ groups: [Group], glued: Bool, into findings: inout [Finding]) {
         for startIndex in groups.indices {
-            // A group after a parenthesis is a phone's tail, not a card's start.
-            if startIndex > 0, !isCardSeparator(groups[startIndex]) { continue }
+            // A group after a parenthesis is a phone's tail, and one inside a dashed or dotted id
+            // ("123-4567890-1234567") is part of that id: neither starts a card.
+            if startIndex > 0, !isCardSeparator(groups[startIndex]) || groups[startIndex].separator != 0x20 { continue }
             var digits = 0
             var endIndex = startIndex
             while endIndex < groups.count {
