@@ -6,6 +6,19 @@ public struct RoutingAuditRecord: Sendable, Hashable, Codable {
     public struct Exclusion: Sendable, Hashable, Codable {
         public var provider: ProviderID
         public var reason: String
+
+        enum CodingKeys: String, CodingKey { case provider, reason }
+        public init(provider: ProviderID, reason: String) { self.provider = provider; self.reason = reason }
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            provider = ProviderID(try container.decode(String.self, forKey: .provider))
+            reason = try container.decode(String.self, forKey: .reason)
+        }
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(provider.rawValue, forKey: .provider)
+            try container.encode(reason, forKey: .reason)
+        }
     }
     public struct Attempt: Sendable, Hashable, Codable {
         public var provider: ProviderID
@@ -14,6 +27,20 @@ public struct RoutingAuditRecord: Sendable, Hashable, Codable {
         public var failure: String?
         public init(provider: ProviderID, onDevice: Bool, failure: String? = nil) {
             self.provider = provider; self.onDevice = onDevice; self.failure = failure
+        }
+
+        enum CodingKeys: String, CodingKey { case provider, onDevice = "on_device", failure }
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            provider = ProviderID(try container.decode(String.self, forKey: .provider))
+            onDevice = try container.decode(Bool.self, forKey: .onDevice)
+            failure = try container.decodeIfPresent(String.self, forKey: .failure)
+        }
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(provider.rawValue, forKey: .provider)
+            try container.encode(onDevice, forKey: .onDevice)
+            try container.encodeIfPresent(failure, forKey: .failure)
         }
     }
     public enum Outcome: String, Sendable, Hashable, Codable {
@@ -57,7 +84,7 @@ public struct RoutingAuditRecord: Sendable, Hashable, Codable {
         try container.encode(categories, forKey: .categories)
         try container.encode(excluded, forKey: .excluded)
         try container.encode(attempts, forKey: .attempts)
-        try container.encodeIfPresent(chosen, forKey: .chosen)
+        try container.encodeIfPresent(chosen?.rawValue, forKey: .chosen)
         try container.encode(outcome, forKey: .outcome)
         try container.encode(leftDevice, forKey: .leftDevice)
     }
@@ -74,7 +101,7 @@ public struct RoutingAuditRecord: Sendable, Hashable, Codable {
         categories = try container.decode([EntityKind].self, forKey: .categories)
         excluded = try container.decode([Exclusion].self, forKey: .excluded)
         attempts = try container.decode([Attempt].self, forKey: .attempts)
-        chosen = try container.decodeIfPresent(ProviderID.self, forKey: .chosen)
+        chosen = try container.decodeIfPresent(String.self, forKey: .chosen).map { ProviderID($0) }
         outcome = try container.decode(Outcome.self, forKey: .outcome)
     }
 }
