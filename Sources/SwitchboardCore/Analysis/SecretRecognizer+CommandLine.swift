@@ -39,9 +39,11 @@ extension SecretRecognizer {
         return i..<end
     }
 
+    /// The tool named earlier on the same line, within 32 words (bounded, so a long line stays linear).
     private static func lineHasTool(_ text: TextScan, around offset: Int, flag: Lexicon) -> Bool {
         var index = min(text.wordIndex(atOrAfter: offset), text.words.count) - 1
-        while index >= 0 {
+        let stop = index - 32
+        while index >= 0, index > stop {
             let word = text.words[index]
             if text.bytes[word.end..<offset].contains(0x0A) { return false }
             if word.lexicon.contains(flag) { return true }
