@@ -1,16 +1,20 @@
 import Foundation
 import Switchboard
 import SwitchboardCore
+import SwitchboardTestKit
 
 /// `analyze`: classifies prompts read from stdin, one per line, printing one JSON line each:
 /// `{"privacy": "...", "entities": ["payment_card", ...]}`. `--timing` prints the mean analysis time per
 /// prompt on stderr; `--repeat N` analyzes the whole input N times for a steadier figure (output once);
 /// `--disable kind,kind` switches recognizers off (entity kind raw values), to see what each costs.
+/// `--corpus PATH` reads a labelled corpus (`Tests/Fixtures/privacy/corpus.txt`) instead and prints
+/// recall per label and the public lines' false-positive rate.
 enum AnalyzeCommand: BenchCommand {
     static let name = "analyze"
     static let summary = "classify prompts from stdin (one per line); prints privacy and entity kinds as JSON"
 
     static func run(_ arguments: Arguments) async -> Int32 {
+        if let path = arguments.string("corpus") { return corpusFigures(path) }
         var prompts: [String] = []
         while let line = readLine(strippingNewline: true) { prompts.append(line) }
         var disabled = Set<EntityKind>()
@@ -46,6 +50,34 @@ enum AnalyzeCommand: BenchCommand {
         let meanBytes = Double(prompts.reduce(0) { $0 + $1.utf8.count }) / Double(prompts.count)
         printError(String(format: "analyzed %d prompts (mean %.0f bytes, %d non-public), mean %.2f µs per prompt",
                           count, meanBytes, privateCount, elapsed.seconds * 1e6 / Double(count)))
+        return 0
+    }
+
+    /// Recall of sensitive and personal lines and the public lines marked sensitive or personal.
+    static func corpusFigures(_ path: String) -> Int32 {
+        let corpus: PrivacyCorpus
+        do { corpus = try PrivacyCorpus(contentsOf: URL(fileURLWithPath: path)) } catch {
+            printError("cannot read corpus \(path): \(error)"); return 1
+        }
+        let analyzer = ContentAnalyzer()
+        func level(_ text: String) -> PrivacyLevel {
+            (try? analyzer.analyze(GenerationRequest(prompt: text)))?.privacy ?? .sensitive
+        }
+        let sensitive = corpus.lines(labelled: .sensitive), personal = corpus.lines(labelled: .personal)
+        let publicLines = corpus.lines(labelled: .public)
+        let sensitiveHits = sensitive.filter { level($0.text) == .sensitive }.count
+        let personalHits = personal.filter { level($0.text) >= .personal }.count
+        let publicLevels = publicLines.map { level($0.text) }
+        let publicSensitive = publicLevels.filter { $0 == .sensitive }.count
+        let publicPersonal = publicLevels.filter { $0 == .personal }.count
+        func percent(_ part: Int, _ whole: Int) -> String { String(format: "%.1f%%", whole == 0 ? 0 : 100 * Double(part) / Double(whole)) }
+        print("sensitive lines: \(sensitive.count), sensitive: \(sensitiveHits) (recall \(percent(sensitiveHits, sensitive.count)))")
+        print("personal lines: \(personal.count), at least personal: \(personalHits) (recall \(percent(personalHits, personal.count)))")
+        print("public lines: \(publicLines.count), marked sensitive: \(publicSensitive) (\(percent(publicSensitive, publicLines.count))), "
+            + "marked personal: \(publicPersonal) (\(percent(publicPersonal, publicLines.count)))")
+        for (line, level) in zip(publicLines, publicLevels) where level >= .personal {
+            print("  public line \(line.lineNumber) read as \(level)")
+        }
         return 0
     }
 }

@@ -62,13 +62,14 @@ enum AskCommand: BenchCommand {
         var response: GenerationResponse?
         for await event in coordinator.stream(request) {
             switch event {
-            case .token(let piece) where !json: FileHandle.standardOutput.write(Data(piece.utf8))
+            // Remote text cannot drive the terminal: controls other than newline and tab are shown escaped.
+            case .token(let piece) where !json: FileHandle.standardOutput.write(Data(TerminalText.escaped(piece).utf8))
             case .fallback(let from, let to, let reason) where !json:
-                FileHandle.standardError.write(Data("\n[\(from) failed (\(reason)); falling back to \(to)]\n".utf8))
+                FileHandle.standardError.write(Data(TerminalText.escaped("\n[\(from) failed (\(reason)); falling back to \(to)]\n").utf8))
             case .completed(let done): response = done
             case .failed(let error):
                 if !json { FileHandle.standardOutput.write(Data("\n".utf8)) }
-                printError("\(error)")
+                printError(TerminalText.escaped("\(error)"))
                 return 1
             default: break
             }

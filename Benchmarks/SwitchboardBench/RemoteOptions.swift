@@ -74,8 +74,8 @@ struct RemoteOptions {
         let id: ProviderID = "openai-compatible"
         var credentials = APICredentials.none
         if let keyVariable {
-            guard environment[keyVariable].flatMap(APIKey.init) != nil else {
-                throw Invalid(description: "--openai-key-env names \(keyVariable), which is not set or empty")
+            do { _ = try APIKey(validating: environment[keyVariable] ?? "") } catch {
+                throw Invalid(description: "--openai-key-env names \(keyVariable): \(error == .empty ? "not set or empty" : error.description)")
             }
             credentials = .store(EnvironmentKeyStore(variables: [id: keyVariable], environment: environment), KeyReference(id))
         }

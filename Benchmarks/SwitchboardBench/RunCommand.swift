@@ -10,7 +10,7 @@ import SwitchboardLocal
 /// prefill/decode speed.
 enum RunCommand: BenchCommand {
     static let name = "run"
-    static let summary = "main job: local model + scripted remotes through the full runtime; per-provider report [--json PATH]"
+    static let summary = "main job: local model + scripted remotes through the full runtime; per-provider report [--json PATH] [--audit PATH]"
 
     static func run(_ arguments: Arguments) async -> Int32 {
         let wall = ContinuousClock.now
@@ -31,11 +31,13 @@ enum RunCommand: BenchCommand {
 
         let fleet = BenchFleet(completion: local, chat: chat, seed: seed)
         let metrics = MetricsActor()
+        // --audit PATH: every routing decision as JSON lines (no prompt text).
+        let audit = arguments.string("audit").map { _ in AuditTrail() }
         let coordinator = Coordinator(
             providers: fleet.all,
             // One generation at a time on each engine: the load balancer queues the rest by priority.
             configuration: SwitchboardConfiguration(concurrency: [fleet.localID: 1, fleet.chatID: 1], seed: seed),
-            deviceState: SystemStateSource(), analyzer: RequestAnalyzer(), metrics: metrics, cache: CacheActor())
+            deviceState: SystemStateSource(), analyzer: RequestAnalyzer(), metrics: metrics, cache: CacheActor(), audit: audit)
         let jobs = BenchWorkload.jobs(localRequests: localRequests, chatRequests: chatRequests, remoteRequests: remoteRequests,
                                       maxTokens: maxTokens, localID: fleet.localID, chatID: fleet.chatID, seed: seed)
         let bar = BenchProgressBox(BenchProgressBar(title: "workload"))
@@ -59,6 +61,13 @@ enum RunCommand: BenchCommand {
                 return 1
             }
             print("report written to \(path)")
+        }
+        if let audit, let path = arguments.string("audit") {
+            do { try await audit.jsonLines().write(to: URL(fileURLWithPath: path)) } catch {
+                printError("cannot write \(path): \(error.localizedDescription)")
+                return 1
+            }
+            print("audit trail written to \(path)")
         }
         let consistent = counts.accepted == counts.finished && report.sensitiveSentRemote == 0
             && report.sensitiveServedOnDevice == report.sensitiveRequests

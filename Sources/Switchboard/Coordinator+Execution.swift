@@ -16,13 +16,43 @@ struct AttemptRun {
     var minimumContext: Int?
     /// The last `overloaded`/`queueTimeout`, reported if nothing else went wrong.
     var slotError: SwitchboardError?
+    /// Every provider call, for the audit trail.
+    var attempts: [RoutingAuditRecord.Attempt] = []
+}
+
+/// What the audit trail needs to know about one request, gathered along its path.
+struct AuditTrace {
+    var analysis: RequestAnalysis?
+    var excluded: [Ineligibility] = []
+    var attempts: [RoutingAuditRecord.Attempt] = []
 }
 
 extension Coordinator {
     func execute(_ request: GenerationRequest, events: EventSink?) async -> Result<GenerationResponse, SwitchboardError> {
+        guard let audit else { var trace = AuditTrace(); return await execute(request, events: events, trace: &trace) }
+        nextRequestID &+= 1
+        let requestID = nextRequestID
+        var trace = AuditTrace()
+        let result = await execute(request, events: events, trace: &trace)
+        guard let analysis = trace.analysis else { return result }  // invalid: never routed
+        let outcome: RoutingAuditRecord.Outcome
+        var chosen: ProviderID?
+        switch result {
+        case .success(let response): outcome = response.cached ? .cached : .completed; chosen = response.cached ? nil : response.providerID
+        case .failure(.cancelled): outcome = .cancelled
+        case .failure: outcome = .failed
+        }
+        await audit.record(RoutingAuditRecord(requestID: requestID, time: clock.now().seconds, analysis: analysis,
+                                              excluded: trace.excluded, attempts: trace.attempts, chosen: chosen, outcome: outcome))
+        return result
+    }
+
+    private func execute(_ request: GenerationRequest, events: EventSink?,
+                         trace: inout AuditTrace) async -> Result<GenerationResponse, SwitchboardError> {
         let start = clock.now()
         if let problem = Self.validate(request) { return .failure(.invalidRequest(problem)) }
         let analysis = await analyze(request)
+        trace.analysis = analysis
         events?.yield(.analyzed(analysis))
         if Task.isCancelled { return .failure(.cancelled) }
         retryBudget.recordRequest(at: start)
@@ -39,10 +69,13 @@ extension Coordinator {
         }
 
         let (ranked, ineligible) = await route(request, analysis: analysis)
+        trace.excluded = ineligible
         guard !ranked.isEmpty else { return .failure(.noEligibleProvider(ineligible)) }
         let budget = request.latencyBudget ?? analysis.latencyBudget ?? configuration.defaultLatencyBudget
         var run = AttemptRun(start: start, deadline: budget.map { start + $0 }, skipped: ineligible)
         let result = await attempt(ranked, request: request, analysis: analysis, run: &run, events: events)
+        trace.excluded = run.skipped
+        trace.attempts = run.attempts
         if case .success(let response) = result, let cacheKey, analysis.privacy < .sensitive {
             await cache.store(response, for: cacheKey, privacy: analysis.privacy)
         }
@@ -98,6 +131,7 @@ extension Coordinator {
                     run.pendingFallback = nil
                 }
                 events?.yield(.providerChosen(id, attempt: run.totalAttempts))
+                run.attempts.append(RoutingAuditRecord.Attempt(provider: id, onDevice: provider.capabilities.isOnDevice, failure: nil))
 
                 let now = clock.now()
                 let providerRequest = ProviderRequest(request: request, analysis: analysis, attempt: run.totalAttempts,
@@ -115,6 +149,7 @@ extension Coordinator {
                     error = failure
                 }
                 run.failures.append(AttemptFailure(provider: id, error: error))
+                run.attempts[run.attempts.count - 1].failure = error.auditKind
                 if Task.isCancelled { return .failure(.cancelled) }
                 let now2 = clock.now()
                 let context = FailureContext(

@@ -14,6 +14,8 @@ public actor Coordinator {
     public nonisolated let loadBalancer: LoadBalancer
     public nonisolated let optimizer: Optimizer
     public nonisolated let configuration: SwitchboardConfiguration
+    /// Where routing decisions are recorded, if the app asked for it.
+    public nonisolated let audit: AuditTrail?
 
     let clock: ClockSource
     let deviceStateSource: any DeviceStateProviding
@@ -23,6 +25,7 @@ public actor Coordinator {
     var random: SeededRandom
     var deviceState: DeviceState = .nominal
     var deviceStateReadAt: Duration?
+    var nextRequestID: UInt64 = 0
     let eligibility: EligibilityPolicy
 
     /// - Parameters:
@@ -31,10 +34,13 @@ public actor Coordinator {
     ///     the metrics and cache.
     ///   - deviceState: where the device's condition is read from (`SystemStateSource` in apps).
     ///   - analyzer, metrics, cache: shared instances, or nil for fresh ones on `clock`.
+    ///   - audit: records every routing decision (no text), or nil for none.
     public init(providers: [any Provider] = [], configuration: SwitchboardConfiguration = SwitchboardConfiguration(),
                 clock: some Clock<Duration> = ContinuousClock(),
                 deviceState: any DeviceStateProviding = FixedDeviceState(),
-                analyzer: RequestAnalyzer? = nil, metrics: MetricsActor? = nil, cache: CacheActor? = nil) {
+                analyzer: RequestAnalyzer? = nil, metrics: MetricsActor? = nil, cache: CacheActor? = nil,
+                audit: AuditTrail? = nil) {
+        self.audit = audit
         let metrics = metrics ?? MetricsActor(clock: clock)
         self.metrics = metrics
         self.analyzer = analyzer ?? RequestAnalyzer()

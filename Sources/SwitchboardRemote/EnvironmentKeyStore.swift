@@ -27,7 +27,7 @@ public struct EnvironmentKeyStore: KeyStore {
 
     public func get(_ reference: KeyReference) async throws -> APIKey? {
         guard let name = variable(for: reference) else { return nil }
-        return environment[name].flatMap(APIKey.init)
+        return try APIKey.stored(environment[name], for: reference)
     }
 
     public func set(_ key: APIKey, for reference: KeyReference) async throws { throw readOnly(reference) }

@@ -17,7 +17,7 @@ public actor FileKeyStore: KeyStore {
     }
 
     public func get(_ reference: KeyReference) async throws -> APIKey? {
-        try load()[reference.provider.rawValue]?[reference.name].flatMap(APIKey.init)
+        try APIKey.stored(load()[reference.provider.rawValue]?[reference.name], for: reference)
     }
 
     public func set(_ key: APIKey, for reference: KeyReference) async throws {

@@ -28,10 +28,13 @@ public enum KeyStoreError: Error, Sendable, Hashable, CustomStringConvertible {
     case unreadable(path: String, reason: String)
     case writeFailed(path: String, reason: String)
     case keychain(status: Int32)
+    /// The stored value cannot be a key (a line break inside it, say).
+    case invalidKey(KeyReference, APIKeyError)
 
     public var description: String {
         switch self {
         case .notFound(let reference): "no key stored for \(reference)"
+        case .invalidKey(let reference, let problem): "the key stored for \(reference) is unusable: \(problem)"
         case .readOnly(let why): "this key store is read-only: \(why)"
         case .insecurePermissions(let path, let mode):
             "refusing to read \(path): it is readable by group or others (mode \(String(mode, radix: 8))); run `chmod 600 \(path)`"
@@ -49,4 +52,15 @@ public enum APICredentials: Sendable {
     case key(APIKey)
     /// Looked up on every request; a missing key is an authentication error.
     case store(any KeyStore, KeyReference)
+}
+
+extension APIKey {
+    /// A stored value as a key: nil when nothing is stored (empty), a typed error when it is unusable.
+    static func stored(_ value: String?, for reference: KeyReference) throws(KeyStoreError) -> APIKey? {
+        guard let value else { return nil }
+        do { return try APIKey(validating: value) } catch {
+            if error == .empty { return nil }
+            throw .invalidKey(reference, error)
+        }
+    }
 }

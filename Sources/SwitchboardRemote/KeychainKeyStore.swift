@@ -26,7 +26,7 @@ public actor KeychainKeyStore: KeyStore {
         let status = SecItemCopyMatching(q as CFDictionary, &item)
         if status == errSecItemNotFound { return nil }
         guard status == errSecSuccess, let data = item as? Data else { throw KeyStoreError.keychain(status: status) }
-        return APIKey(String(decoding: data, as: UTF8.self))
+        return try APIKey.stored(String(decoding: data, as: UTF8.self), for: reference)
     }
 
     public func set(_ key: APIKey, for reference: KeyReference) async throws {

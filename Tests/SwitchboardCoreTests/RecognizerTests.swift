@@ -123,14 +123,16 @@ import SwitchboardCore
     @Test func scannersSurviveHostileInput() {
         let inputs = ["", "@", "+", "(", "-----BEGIN ", "4", "DE89", "sk-", "password:", "passport",
                       String(repeating: "9", count: 10_000), String(repeating: "@.", count: 500),
-                      "\u{FFFD}\u{0}\u{7F}", "é" + String(repeating: "\u{301}", count: 50), "my", "I live"]
+                      "\u{FFFD}\u{0}\u{7F}", "é" + String(repeating: "\u{301}", count: 50), "my", "I live",
+                      "eyJ", "eyJ.", "Basic ", "://", ":// @", "mysql -p", "-p", "password: \"", "<password>", "密码",
+                      String(repeating: " -p x", count: 2_000) + " mysql", String(repeating: "card one ", count: 500)]
         for input in inputs {
             var findings: [Finding] = []
             let scan = TextScan(input)
             NumberRecognizer.scan(scan, into: &findings); IBANRecognizer.scan(scan, into: &findings)
             SecretRecognizer.scan(scan, into: &findings); IdentityRecognizer.scan(scan, into: &findings)
             HealthRecognizer.scan(scan, into: &findings); EmailRecognizer.scan(scan, into: &findings)
-            PersonalRecognizer.scan(scan, into: &findings)
+            PersonalRecognizer.scan(scan, into: &findings); SpelledNumberRecognizer.scan(scan, into: &findings)
             #expect(findings.allSatisfy { $0.range.upperBound <= scan.bytes.count })
         }
     }

@@ -5,8 +5,25 @@ public struct AnalyzerConfiguration: Sendable, Hashable {
     /// Above this many UTF-8 bytes of text in one request, analysis stops and fails closed (`.sensitive`),
     /// so a huge request can never be classified as public unread.
     public var maxAnalyzedBytes: Int
+    /// The app's own recognizers (employee ids, internal project names), run after the built-in ones on
+    /// the same normalized text. One that throws makes the request fail closed.
+    public var customRecognizers: [CustomRecognizer]
 
-    public init(disabledKinds: Set<EntityKind> = [], maxAnalyzedBytes: Int = 4 << 20) {
+    public init(disabledKinds: Set<EntityKind> = [], maxAnalyzedBytes: Int = 4 << 20, customRecognizers: [CustomRecognizer] = []) {
         self.disabledKinds = disabledKinds; self.maxAnalyzedBytes = maxAnalyzedBytes
+        self.customRecognizers = customRecognizers
     }
+}
+
+/// An app-supplied recognizer. Identified by its name (two with the same name are the same recognizer).
+public struct CustomRecognizer: Sendable, Hashable {
+    public let name: String
+    let scan: @Sendable (TextScan, inout [Finding]) throws -> Void
+
+    public init(name: String, scan: @escaping @Sendable (TextScan, inout [Finding]) throws -> Void) {
+        self.name = name; self.scan = scan
+    }
+
+    public static func == (a: CustomRecognizer, b: CustomRecognizer) -> Bool { a.name == b.name }
+    public func hash(into hasher: inout Hasher) { hasher.combine(name) }
 }

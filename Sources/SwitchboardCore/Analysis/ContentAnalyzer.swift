@@ -2,21 +2,30 @@
 public enum AnalysisFailure: Error, Sendable, Hashable {
     case tooLarge(bytes: Int, limit: Int)
     case inconsistentFinding
+    /// The text carries signs of a failed decoding (U+FFFD, NUL): it cannot be vouched for.
+    case unreadable
+    /// A recognizer gave up on the text (an app's custom recognizer threw).
+    case recognizerFailed(String)
 }
 
-/// The pure analysis behind `RequestAnalyzer`: runs the recognizers over every text of a request
-/// (in `GenerationRequest.allText` order: messages, prompt, memory) and sums up.
+/// The pure analysis behind `RequestAnalyzer`: runs the recognizers over the normalized view of every
+/// text of a request (in `GenerationRequest.allText` order: messages, prompt, memory), then over any
+/// base64 text decoded from it, and sums up.
 public struct ContentAnalyzer: Sendable {
     public var configuration: AnalyzerConfiguration
-    /// Which recognizers run, in order: numbers, IBAN, secrets, identity, health, email, personal.
-    private let enabled: [Bool]
+    private typealias Scan = @Sendable (TextScan, inout [Finding]) -> Void
+    /// The built-in recognizers this configuration runs, in order.
+    private let recognizers: [Scan]
 
     public init(configuration: AnalyzerConfiguration = .init()) {
         self.configuration = configuration
-        let kinds: [Set<EntityKind>] = [NumberRecognizer.kinds, IBANRecognizer.kinds, SecretRecognizer.kinds,
-                                        IdentityRecognizer.kinds, HealthRecognizer.kinds, EmailRecognizer.kinds,
-                                        PersonalRecognizer.kinds]
-        enabled = kinds.map { !$0.isSubset(of: configuration.disabledKinds) }
+        let all: [(Set<EntityKind>, Scan)] = [
+            (NumberRecognizer.kinds, NumberRecognizer.scan), (SpelledNumberRecognizer.kinds, SpelledNumberRecognizer.scan),
+            (IBANRecognizer.kinds, IBANRecognizer.scan), (SecretRecognizer.kinds, SecretRecognizer.scan),
+            (IdentityRecognizer.kinds, IdentityRecognizer.scan), (HealthRecognizer.kinds, HealthRecognizer.scan),
+            (EmailRecognizer.kinds, EmailRecognizer.scan), (PersonalRecognizer.kinds, PersonalRecognizer.scan),
+        ]
+        recognizers = all.filter { !$0.0.isSubset(of: configuration.disabledKinds) }.map(\.1)
     }
 
     public func analyze(_ request: GenerationRequest) throws(AnalysisFailure) -> RequestAnalysis {
@@ -56,21 +65,30 @@ public struct ContentAnalyzer: Sendable {
     private func analyze(_ text: String, index: Int, into state: inout State) throws(AnalysisFailure) {
         guard !text.isEmpty else { return }
         let scan = TextScan(text)
+        guard scan.normalized.isReadable else { throw .unreadable }
         state.signals.add(scan)
         state.findings.removeAll(keepingCapacity: true)
-        if enabled[0] { NumberRecognizer.scan(scan, into: &state.findings) }
-        if enabled[1] { IBANRecognizer.scan(scan, into: &state.findings) }
-        if enabled[2] { SecretRecognizer.scan(scan, into: &state.findings) }
-        if enabled[3] { IdentityRecognizer.scan(scan, into: &state.findings) }
-        if enabled[4] { HealthRecognizer.scan(scan, into: &state.findings) }
-        if enabled[5] { EmailRecognizer.scan(scan, into: &state.findings) }
-        if enabled[6] { PersonalRecognizer.scan(scan, into: &state.findings) }
+        try recognize(scan, into: &state.findings)
+        for candidate in EncodedText.candidates(in: scan) {
+            var inner: [Finding] = []
+            try recognize(TextScan(candidate.decoded), into: &inner)
+            for finding in inner { state.findings.append(Finding(kind: finding.kind, range: candidate.range, level: finding.level)) }
+        }
         for finding in state.findings where !configuration.disabledKinds.contains(finding.kind) {
             guard finding.range.lowerBound >= 0, finding.range.upperBound <= scan.bytes.count else {
                 throw .inconsistentFinding
             }
-            state.entities.append(DetectedEntity(kind: finding.kind, textIndex: index, range: finding.range))
+            // Findings point at the user's text, not at the normalized view.
+            let range = scan.normalized.originalRange(finding.range)
+            state.entities.append(DetectedEntity(kind: finding.kind, textIndex: index, range: range))
             state.privacy = max(state.privacy, finding.level)
+        }
+    }
+
+    private func recognize(_ scan: TextScan, into findings: inout [Finding]) throws(AnalysisFailure) {
+        for recognizer in recognizers { recognizer(scan, &findings) }
+        for custom in configuration.customRecognizers {
+            do { try custom.scan(scan, &findings) } catch { throw .recognizerFailed(custom.name) }
         }
     }
 }

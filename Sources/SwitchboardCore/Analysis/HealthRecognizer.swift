@@ -1,20 +1,27 @@
 /// Health conditions and medication about a person: a condition or drug tied to a person by a verb
 /// ("I have type 2 diabetes", "John takes insulin", "she is on sertraline"), a possessive ("my
-/// chemo") or "diagnosed"/"prescribed" in a sentence about someone. General questions ("What is
-/// diabetes?", "I have a question about insulin") are not about a person and stay public.
+/// chemo", "ma mère a un cancer") or "diagnosed"/"prescribed" in a sentence about someone; a test
+/// result reported ("I tested positive for…", "the biopsy came back malignant"). Every language in
+/// `HealthLanguage.all` is read the same way. General questions ("What is diabetes?", "I have a
+/// question about insulin", "what if a biopsy comes back malignant?") are not about a person and stay public.
 public enum HealthRecognizer: Recognizer {
     public static let kinds: Set<EntityKind> = [.health]
     private static let person: Lexicon = [.firstPerson, .thirdPerson, .relation]
     private static let onHash = Lexicon.hash(of: "on")
 
     public static func scan(_ text: TextScan, into findings: inout [Finding]) {
+        scanUnspaced(text, into: &findings)
         let words = text.words
-        guard !words.isEmpty, !text.allFlags.isDisjoint(with: [.condition, .medication, .healthStrong]) else { return }
+        guard !words.isEmpty, !text.allFlags.isDisjoint(with: [.condition, .medication, .healthStrong, .testResult]) else { return }
         var sentenceFlags: [Lexicon] = Array(repeating: [], count: (words.last?.sentence ?? 0) + 1)
         for word in words { sentenceFlags[word.sentence].formUnion(word.lexicon) }
         for index in words.indices {
             let word = words[index]
             let flags = sentenceFlags[word.sentence]
+            if word.lexicon.contains(.testResult), let start = reportedResult(text, resultIndex: index, sentenceFlags: flags) {
+                findings.append(Finding(kind: .health, range: start..<word.end))
+                continue
+            }
             guard flags.contains(.condition) || flags.contains(.medication) || flags.contains(.healthStrong) else { continue }
             if word.lexicon.contains(.healthStrong),
                !flags.isDisjoint(with: person) || namesTermAhead(words, from: index) {
@@ -48,6 +55,11 @@ public enum HealthRecognizer: Recognizer {
         while k >= 0, words[k].sentence == term.sentence, skipped <= 4 {
             let w = words[k]
             if w.lexicon.contains(.possessive) { return k }
+            // "ma mère a un cancer", "у моей мамы рак": a relation named with a possessive.
+            if w.lexicon.contains(.relation), k > 0, words[k - 1].lexicon.contains(.possessive) { return k - 1 }
+            // "gave me chlamydia": an object pronoun after a health verb.
+            if !w.lexicon.isDisjoint(with: [.firstPerson, .thirdPerson]), k > 0, words[k - 1].sentence == term.sentence,
+               words[k - 1].lexicon.contains(.healthVerb), !w.lexicon.contains(.copula) { return k - 1 }
             if w.lexicon.contains(.copula) {
                 // "I am diabetic", "I'm pregnant", "my mom is diabetic", "Anna was pregnant".
                 if w.lexicon.contains(.firstPerson) || isPersonSubject(text, k - 1, sentence: term.sentence) { return k }
@@ -71,5 +83,24 @@ public enum HealthRecognizer: Recognizer {
         let w = text.words[index]
         if !w.lexicon.isDisjoint(with: person) { return true }
         return w.isCapitalized && w.isAlphabetic && w.lexicon.isEmpty && w.length >= 2
+    }
+
+    /// A test word shortly before a result word ("tested positive", "biopsy came back malignant"), reported
+    /// about a person, naming a condition after it, or in the past tense; returns where the phrase starts.
+    private static func reportedResult(_ text: TextScan, resultIndex: Int, sentenceFlags: Lexicon) -> Int? {
+        let words = text.words
+        let sentence = words[resultIndex].sentence
+        var k = resultIndex - 1, past = false
+        while k >= 0, k >= resultIndex - 4, words[k].sentence == sentence {
+            if words[k].lexicon.contains(.pastResult) { past = true }
+            if words[k].lexicon.contains(.testNoun) {
+                if past || !sentenceFlags.isDisjoint(with: person) || namesTermAhead(words, from: resultIndex) {
+                    return words[k].start
+                }
+                return nil
+            }
+            k -= 1
+        }
+        return nil
     }
 }

@@ -34,14 +34,18 @@ extension Lexicon {
             colon clinical major really very bad terrible with from for my his her their our daily postpartum \
             gestational terminal advanced
             """),
-        (.copula, "is was am im are"),
+        (.copula, "is was am im are es est ist"),
         (.ssnContext, "ssn ssns social"),
         (.passport, "passport"),
-        (.password, "password passwd pwd passphrase passcode pin"),
-        (.secretNoun, "key token secret apikey"),
+        (.password, "password passwd passphrase passcode pin htpasswd passwort kennwort contraseña пароль"),
+        (.passwordWeak, "pass pw pwd pswd passe"),
+        (.secretNoun, "key token secret apikey credentials credential authorization sessionid"),
+        (.passwordFlagTool, "mysql mysqldump mysqladmin mariadb sshpass docker podman nerdctl"),
+        (.userFlagTool, "curl wget"),
+        (.accountNoun, "for user username account login email"),
         (.secretQualifier, "api apikey access auth secret private client refresh bearer"),
         (.phoneContext, "call phone tel telephone mobile cell text whatsapp fax reach ring dial"),
-        (.cardContext, "card credit debit visa mastercard amex cc"),
+        (.cardContext, "card credit debit visa mastercard amex cc creditcard cardnumber"),
         (.streetSuffix, """
             street avenue road boulevard lane drive court place terrace parkway highway way circle square
             """),

@@ -36,13 +36,28 @@ public struct Lexicon: OptionSet, Sendable, Hashable {
     public static let livePlace = Lexicon(rawValue: 1 << 29)
     /// Personal nouns that, stated ("my name is", "my address:"), make a request personal.
     public static let identityNoun = Lexicon(rawValue: 1 << 30)
+    /// "pass", "pw", "pwd": a password only when assigned a password-shaped value.
+    public static let passwordWeak = Lexicon(rawValue: 1 << 31)
+    /// Tools whose `-p` flag takes a password (`mysql -pX`, `sshpass -p X`).
+    public static let passwordFlagTool = Lexicon(rawValue: 1 << 32)
+    /// Tools whose `-u user:password` carries credentials (`curl`).
+    public static let userFlagTool = Lexicon(rawValue: 1 << 33)
+    /// Words that name an account rather than a secret ("for user42").
+    public static let accountNoun = Lexicon(rawValue: 1 << 34)
+    /// Medical tests and their results ("my biopsy came back malignant").
+    public static let testNoun = Lexicon(rawValue: 1 << 35)
+    public static let testResult = Lexicon(rawValue: 1 << 36)
+    /// Past-tense verbs that report a result ("came back", "was") rather than ask about one.
+    public static let pastResult = Lexicon(rawValue: 1 << 37)
 
     static let hashSeed: UInt64 = 0xcbf2_9ce4_8422_2325
     @inline(__always) static func hash(_ h: UInt64, _ byte: UInt8) -> UInt64 { (h ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
 
+    /// Hash of the word as the scanner sees it: normalized (accents dropped, capitals lowered), ASCII
+    /// lowercased, apostrophes left out.
     public static func hash(of word: String) -> UInt64 {
         var h = hashSeed
-        for byte in word.utf8 where byte != 0x27 { h = hash(h, ByteClass.isUpper(byte) ? byte | 0x20 : byte) }
+        for byte in NormalizedText(word).bytes where byte != 0x27 { h = hash(h, ByteClass.isUpper(byte) ? byte | 0x20 : byte) }
         return h
     }
 
@@ -52,8 +67,8 @@ public struct Lexicon: OptionSet, Sendable, Hashable {
 
     private static let table: WordTable = {
         var merged: [UInt64: UInt64] = [:]
-        for (flag, words) in wordLists {
-            for word in words.split(separator: " ") { merged[hash(of: String(word)), default: 0] |= flag.rawValue }
+        for (flag, words) in wordLists + HealthLanguage.all.flatMap(\.words) {
+            for word in words.split(whereSeparator: { $0 == " " || $0 == "\n" }) { merged[hash(of: String(word)), default: 0] |= flag.rawValue }
         }
         return WordTable(merged)
     }()

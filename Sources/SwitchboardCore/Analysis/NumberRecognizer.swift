@@ -6,7 +6,7 @@ public enum NumberRecognizer: Recognizer {
     struct Group {
         var start: Int
         var end: Int
-        /// The separator before this group: 0 (first), space, '-', '.', or '(' for any parenthesis.
+        /// The separator before this group: 0 (first), space, '-', '.', '/', '_', or '(' for any parenthesis.
         var separator: UInt8
         var digits: Int { end - start }
     }
@@ -20,12 +20,13 @@ public enum NumberRecognizer: Recognizer {
         while i < count {
             guard ByteClass.isDigit(text.bytes[i]) else { i += 1; continue }
             let before = text.at(i - 1)
-            if ByteClass.isASCIIAlphanumeric(before) || (before == 0x2E || before == 0x2C) && ByteClass.isDigit(text.at(i - 2)) {
+            let glued = ByteClass.isASCIILetter(before) ? gluedContext(text, before: i) : []
+            if glued.isEmpty, ByteClass.isASCIIAlphanumeric(before) || (before == 0x2E || before == 0x2C) && ByteClass.isDigit(text.at(i - 2)) {
                 i = skipDigits(text, from: i); continue  // inside a word, a decimal or a thousands group
             }
             groups.removeAll(keepingCapacity: true)
             let end = readGroups(text, from: i, into: &groups)
-            classify(text, groups, into: &findings)
+            classify(text, groups, glued: glued, into: &findings)
             i = max(end, i + 1)
         }
     }
@@ -43,13 +44,17 @@ public enum NumberRecognizer: Recognizer {
         while true {
             let groupStart = i
             while ByteClass.isDigit(text.at(i)) { i += 1 }
-            if ByteClass.isASCIILetter(text.at(i)) { break }  // "5th", "10am": not part of a number
+            if ByteClass.isASCIILetter(text.at(i)) {
+                // "5th", "10am" are not part of a number; a long run glued to a word ("…1111exp") still is.
+                if i - groupStart >= 12 { groups.append(Group(start: groupStart, end: i, separator: separator)) }
+                break
+            }
             groups.append(Group(start: groupStart, end: i, separator: separator))
             // Look for a separator of at most three bytes followed by a digit.
             var j = i, sep: UInt8 = 0, punctuation = 0, spaces = 0
             while j - i < 3 {
                 let b = text.at(j)
-                if b == 0x20 { spaces += 1 } else if b == 0x2D || b == 0x2E { punctuation += 1; sep = b }
+                if b == 0x20 { spaces += 1 } else if b == 0x2D || b == 0x2E || b == 0x2F || b == 0x5F { punctuation += 1; sep = b }
                 else if b == 0x28 || b == 0x29 { sep = 0x28 } else { break }
                 j += 1
             }
@@ -61,11 +66,20 @@ public enum NumberRecognizer: Recognizer {
         return groups.last?.end ?? start
     }
 
-    private static func classify(_ text: TextScan, _ groups: [Group], into findings: inout [Finding]) {
+    /// Card or SSN words glued to the digits: "card4111…", "ssn078051120".
+    private static func gluedContext(_ text: TextScan, before end: Int) -> Lexicon {
+        var start = end
+        while start > 0, ByteClass.isASCIILetter(text.bytes[start - 1]), end - start < 12 { start -= 1 }
+        var hash = Lexicon.hashSeed
+        for k in start..<end { hash = Lexicon.hash(hash, text.bytes[k] | 0x20) }
+        return Lexicon.flags(forHash: hash).intersection([.cardContext, .ssnContext])
+    }
+
+    private static func classify(_ text: TextScan, _ groups: [Group], glued: Lexicon, into findings: inout [Finding]) {
         guard let first = groups.first, let last = groups.last else { return }
         let plusAt = plusPrefix(text, first.start)
-        if plusAt == nil { findCards(text, groups, into: &findings) }
-        if plusAt == nil { findSSN(text, groups, into: &findings) }
+        if plusAt == nil { findCards(text, groups, glued: glued.contains(.cardContext), into: &findings) }
+        if plusAt == nil { findSSN(text, groups, glued: glued.contains(.ssnContext), into: &findings) }
         let span = (plusAt ?? openingParenthesis(text, first.start)) ..< last.end
         guard !findings.recentlyOverlap(span) else { return }
         let digits = groups.reduce(0) { $0 + $1.digits }

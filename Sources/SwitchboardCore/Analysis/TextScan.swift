@@ -1,6 +1,6 @@
-/// One text's UTF-8 bytes split into words, the shared input of every recognizer. Words are runs of
-/// ASCII letters and digits, apostrophes inside them and non-ASCII letters; each carries the lexicon
-/// flags of its lowercased form and the sentence it belongs to.
+/// One text's normalized UTF-8 bytes (`NormalizedText`) split into words, the shared input of every
+/// recognizer. Words are runs of ASCII letters and digits, apostrophes inside them and non-ASCII
+/// letters; each carries the lexicon flags of its lowercased form and the sentence it belongs to.
 public struct TextScan: Sendable {
     public struct Word: Sendable, Hashable {
         public var start: Int
@@ -18,7 +18,10 @@ public struct TextScan: Sendable {
         public var isAlphabetic: Bool { digits == 0 && letters > 0 }
     }
 
+    /// The normalized bytes (`normalized.bytes`); finding ranges index these.
     public let bytes: [UInt8]
+    /// The normalized view, with the map back to the user's offsets.
+    public let normalized: NormalizedText
     public private(set) var words: [Word] = []
     /// Bytes of the four non-Latin scripts the language guess knows, counted by character.
     public private(set) var scripts = ScriptCounts()
@@ -27,8 +30,11 @@ public struct TextScan: Sendable {
     /// ASCII digits in the text (numbers, IBANs and keys need some).
     public private(set) var digitCount = 0
 
-    public init(_ text: String) {
-        bytes = Array(text.utf8)
+    public init(_ text: String) { self.init(NormalizedText(text)) }
+
+    public init(_ normalized: NormalizedText) {
+        self.normalized = normalized
+        bytes = normalized.bytes
         words.reserveCapacity(bytes.count / 5 + 1)
         tokenize()
     }
