@@ -4,7 +4,19 @@ import Testing
 
 @Suite("Model registry and verification")
 struct ModelRegistryTests {
-    @Test("the default configuration is Gemma 3 270M Q4_K_M, a base model")
+    @Test("the registry knows both models: SmolLM2 (chat, the default for chat) and Gemma 3 (completion)")
+    func bothModels() throws {
+        let registry = ModelRegistry(environment: ["HOME": "/home/someone"])
+        #expect(registry.configurations.map(\.id) == ["local-smollm2-135m-instruct", "local-gemma-3-270m"])
+        let smol = try registry.configuration(id: "local-smollm2-135m-instruct")
+        #expect(smol == ModelRegistry.defaultChatModel)
+        #expect(smol.architecture == "llama" && smol.quantization == "Q4_1" && smol.promptFormat.isChat)
+        #expect(smol.sha256 == "b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53")
+        #expect(registry.path(for: smol) == "/home/someone/.cache/switchboard/models/SmolLM2-135M-Instruct.Q4_1.gguf")
+        #expect(!ModelRegistry.defaultCompletionModel.promptFormat.isChat)
+    }
+
+    @Test("Gemma 3 270M Q4_K_M is registered as a base model")
     func defaultConfiguration() throws {
         let registry = ModelRegistry(environment: ["HOME": "/home/someone"])
         let gemma = try registry.configuration(id: "local-gemma-3-270m")
@@ -22,9 +34,9 @@ struct ModelRegistryTests {
         var bigger = ModelConfiguration.gemma3_270m
         bigger.memoryRequiredBytes = 4 << 30
         registry.register(bigger)
-        #expect(registry.configurations.count == 1)
-        #expect(registry.recommended(for: .iOS, availableMemoryBytes: 1 << 30).isEmpty)
-        #expect(registry.recommended(for: .linux).map(\.id) == ["local-gemma-3-270m"])
+        #expect(registry.configurations.count == 2)
+        #expect(registry.recommended(for: .iOS, availableMemoryBytes: 1 << 30).map(\.id) == ["local-smollm2-135m-instruct"])
+        #expect(registry.recommended(for: .linux).map(\.id) == ["local-smollm2-135m-instruct", "local-gemma-3-270m"])
     }
 
     @Test("a matching file verifies, and the second verification reuses the hash")
