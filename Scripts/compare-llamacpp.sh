@@ -3,14 +3,15 @@
 # Scripts/llamacpp_reference.py, a copy of shared/tools/llamacpp_reference.py) on the same model, same prompt (512 tokens), same thread count,
 # one after the other in one run. Prints both JSON objects and the ratios (ours / llama.cpp).
 # Needs `pip install llama-cpp-python` (builds llama.cpp, ~6 minutes); the script installs it if missing.
-# Env: THREADS (default 2), RUNS (default 3).
+# Usage: compare-llamacpp.sh [gemma|smollm2] (default gemma). Env: THREADS (default 2), RUNS (default 3).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 threads=${THREADS:-2}
 runs=${RUNS:-3}
 reference=Scripts/llamacpp_reference.py
 
-model=$(bash Scripts/fetch-model.sh gemma | tail -n 1)
+which=${1:-gemma}
+model=$(bash Scripts/fetch-model.sh "$which" | tail -n 1)
 if ! python3 -c "import llama_cpp" 2>/dev/null; then
   echo "compare-llamacpp: installing llama-cpp-python (builds llama.cpp, several minutes)" >&2
   python3 -m pip install --quiet --disable-pip-version-check llama-cpp-python

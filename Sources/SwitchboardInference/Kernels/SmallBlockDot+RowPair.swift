@@ -17,7 +17,8 @@ extension SmallBlockDot {
         var x0 = w0, x1 = w1, values = a.values
         let shifts = a.shifts
         for b in 0..<blocks {
-            let s = IntegerDot.pairedInt(C.unpackRows(x0, x1, shifts), values)
+            let w = C.unpackRows(x0, x1, shifts)
+            let s = C.isNarrow ? IntegerDot.pairedIntNarrow(w, values) : IntegerDot.pairedInt(w, values)
             let scale = IntegerDot.halves(HalfFloat.load(x0, 0), HalfFloat.load(x1, 0)) * SIMD16(repeating: a.scales[b])
             acc.addProduct(IntegerDot.convert(s), scale)
             if C.hasMinimum {
@@ -45,6 +46,18 @@ extension IntegerDot {
     static func pairedInt(_ w: (SIMD32<Int16>, SIMD32<Int16>), _ a: UnsafePointer<Int16>) -> SIMD16<Int32> {
         let raw = UnsafeRawPointer(a)
         return multiplyAdd(w.0, raw.loadUnaligned(as: SIMD32<Int16>.self)) &- multiplyAdd(w.1, raw.loadUnaligned(fromByteOffset: 64, as: SIMD32<Int16>.self))
+    }
+
+    /// `pairedInt` for 4-bit weights (|w| ≤ 15, so w_e·a_e − w_o·a_o fits in Int16): Int16 multiplies
+    /// and one subtraction, then adjacent Int16 pairs summed into Int32 lanes. Whole-register ops
+    /// throughout: weights unpacked by 32-bit shifts defeat LLVM's `vpmaddwd` match, and the
+    /// unmatched form extends every lane to 32 bits (`multiplyAdd`).
+    @inline(__always)
+    static func pairedIntNarrow(_ w: (SIMD32<Int16>, SIMD32<Int16>), _ a: UnsafePointer<Int16>) -> SIMD16<Int32> {
+        let raw = UnsafeRawPointer(a)
+        let p = unsafeBitCast(w.0 &* raw.loadUnaligned(as: SIMD32<Int16>.self) &- w.1 &* raw.loadUnaligned(fromByteOffset: 64, as: SIMD32<Int16>.self),
+                              to: SIMD16<Int32>.self)
+        return ((p &<< 16) &>> 16) &+ (p &>> 16)
     }
 }
 

@@ -10,10 +10,13 @@ protocol SmallBlockCodec {
     /// Blocks carry an fp16 minimum `m` at byte 2 (value = q·d + m): each dot product adds
     /// Σ m·s over the blocks, s being the activation block's scaled sum (llama.cpp's Q8_1 `s`).
     static var hasMinimum: Bool { get }
+    /// Weights within ±15, so a product pair fits in Int16 (`IntegerDot.pairedIntNarrow`).
+    static var isNarrow: Bool { get }
 }
 
 extension SmallBlockCodec {
     static var hasMinimum: Bool { false }
+    static var isNarrow: Bool { false }
 
     @inline(__always)
     static func unpackRows(_ first: UnsafeRawPointer, _ second: UnsafeRawPointer, _ shifts: UnpackShifts) -> (SIMD32<Int16>, SIMD32<Int16>) { unpack(first, second) }
@@ -34,9 +37,17 @@ enum Q8_0Codec: SmallBlockCodec {
 
 enum Q4_0Codec: SmallBlockCodec {
     static var blockBytes: Int { 18 }
+    static var isNarrow: Bool { true }
     @inline(__always)
     static func unpack(_ first: UnsafeRawPointer, _ second: UnsafeRawPointer) -> (SIMD32<Int16>, SIMD32<Int16>) {
         IntegerDot.split(SIMD16(lowHalf: SmallBlockDot.nibbles(first + 2), highHalf: SmallBlockDot.nibbles(second + 2)), offset: 8)
+    }
+
+    @inline(__always)
+    static func unpackRows(_ first: UnsafeRawPointer, _ second: UnsafeRawPointer, _ shifts: UnpackShifts) -> (SIMD32<Int16>, SIMD32<Int16>) {
+        let (even, odd) = SmallBlockDot.nibbleRows(first + 2, second + 2, shifts)
+        let offset = IntegerDot.splat(8)
+        return (even &- offset, odd &- offset)
     }
 }
 
@@ -44,9 +55,15 @@ enum Q4_0Codec: SmallBlockCodec {
 enum Q4_1Codec: SmallBlockCodec {
     static var blockBytes: Int { 20 }
     static var hasMinimum: Bool { true }
+    static var isNarrow: Bool { true }
     @inline(__always)
     static func unpack(_ first: UnsafeRawPointer, _ second: UnsafeRawPointer) -> (SIMD32<Int16>, SIMD32<Int16>) {
         IntegerDot.split(SIMD16(lowHalf: SmallBlockDot.nibbles(first + 4), highHalf: SmallBlockDot.nibbles(second + 4)), offset: 0)
+    }
+
+    @inline(__always)
+    static func unpackRows(_ first: UnsafeRawPointer, _ second: UnsafeRawPointer, _ shifts: UnpackShifts) -> (SIMD32<Int16>, SIMD32<Int16>) {
+        SmallBlockDot.nibbleRows(first + 4, second + 4, shifts)
     }
 }
 
@@ -88,6 +105,17 @@ enum SmallBlockDot {
         let q = p.loadUnaligned(as: SIMD4<UInt32>.self)
         let mask = SIMD4<UInt32>(repeating: 0x0F0F_0F0F)
         return SIMD8(lowHalf: q & mask, highHalf: (q &>> 4) & mask)
+    }
+
+    /// The 16 nibble bytes at `first` and at `second` as the even/odd Int16 lanes of the row-pair form
+    /// (`Q5_0Codec.unpackRows` explains the lanes): each row's words twice in one register, shifted by
+    /// the run-time amounts in `shifts` and masked; no shuffles.
+    @inline(__always)
+    static func nibbleRows(_ first: UnsafeRawPointer, _ second: UnsafeRawPointer, _ shifts: UnpackShifts) -> (SIMD32<Int16>, SIMD32<Int16>) {
+        let q0 = first.loadUnaligned(as: SIMD4<UInt32>.self), q1 = second.loadUnaligned(as: SIMD4<UInt32>.self)
+        let nibbles = SIMD16(lowHalf: SIMD8(lowHalf: q0, highHalf: q0), highHalf: SIMD8(lowHalf: q1, highHalf: q1)) &>> shifts.nibbles
+        let mask = SIMD16<UInt32>(repeating: 0x000F_000F)
+        return (unsafeBitCast(nibbles & mask, to: SIMD32<Int16>.self), unsafeBitCast((nibbles &>> 8) & mask, to: SIMD32<Int16>.self))
     }
 
     /// Bit e of `a` (then of `b`) moved to bit 4 of byte e (Q5_0's fifth bit), both blocks at once:
