@@ -18,11 +18,12 @@ let package = Package(
     ],
     targets: [
         .target(name: "SwitchboardCore"),
+        // Re-exports SwitchboardCore: `import Switchboard` brings requests, events and errors.
         .target(name: "Switchboard", dependencies: ["SwitchboardCore"]),
-        .target(name: "SwitchboardTestKit", dependencies: ["Switchboard"]),
+        .target(name: "SwitchboardTestKit", dependencies: ["SwitchboardCore"]),
         .target(name: "SwitchboardInference"),
-        .target(name: "SwitchboardLocal", dependencies: ["Switchboard", "SwitchboardInference"]),
-        .target(name: "SwitchboardRemote", dependencies: ["Switchboard"]),
+        .target(name: "SwitchboardLocal", dependencies: ["SwitchboardCore", "SwitchboardInference"]),
+        .target(name: "SwitchboardRemote", dependencies: ["SwitchboardCore"]),
         .executableTarget(
             name: "SwitchboardBench",
             dependencies: ["Switchboard", "SwitchboardTestKit", "SwitchboardInference", "SwitchboardLocal", "SwitchboardRemote"],
@@ -31,8 +32,8 @@ let package = Package(
         .testTarget(name: "SwitchboardCoreTests", dependencies: ["SwitchboardCore"]),
         .testTarget(name: "SwitchboardTests", dependencies: ["Switchboard", "SwitchboardTestKit"]),
         .testTarget(name: "SwitchboardInferenceTests", dependencies: ["SwitchboardInference"]),
-        .testTarget(name: "SwitchboardLocalTests", dependencies: ["SwitchboardLocal", "SwitchboardTestKit"]),
-        .testTarget(name: "SwitchboardRemoteTests", dependencies: ["SwitchboardRemote", "SwitchboardTestKit"]),
+        .testTarget(name: "SwitchboardLocalTests", dependencies: ["Switchboard", "SwitchboardLocal", "SwitchboardTestKit"]),
+        .testTarget(name: "SwitchboardRemoteTests", dependencies: ["Switchboard", "SwitchboardRemote", "SwitchboardTestKit"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,33 +1,35 @@
-import Switchboard
-import SwitchboardCore
+import Foundation
 import Testing
 @testable import SwitchboardLocal
 
-/// The README quick start, as written there (plus the model path tests use), so it cannot rot.
-@Suite("README quick start", .enabled(if: RealModel.enabled, RealModel.skipReason))
+/// The README quick start is `QuickStart.swift`, and it runs.
+@Suite("README quick start")
 struct QuickStartTests {
-    @Test("register the local model, send a request, read the stream")
-    func quickStart() async throws {
-        let local = LocalModelProvider(configuration: .gemma3_270m, modelPath: RealModel.path,
-                                       loader: LocalEngineLoader(threads: 2))
-        let switchboard = Coordinator(providers: [local],
-                                      configuration: SwitchboardConfiguration(concurrency: [local.id: 1]),
-                                      deviceState: SystemStateSource())
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-        var text = ""
-        var finished: GenerationResponse?
-        for await event in switchboard.stream(GenerationRequest(prompt: "The capital of France is", maxTokens: 8)) {
-            switch event {
-            case .token(let piece): text += piece
-            case .completed(let response): finished = response
-            case .failed(let error): Issue.record("failed: \(error)")
-            default: break
-            }
-        }
-        let response = try #require(finished)
-        #expect(response.providerID == "local-gemma-3-270m")
-        #expect(response.text == text && !text.isEmpty)
-        #expect(response.usage.completionTokens == 8)
-        await local.unload()
+    /// The quick start as the README would print it: the imports, then the body dedented.
+    static func code() throws -> String {
+        let source = try String(contentsOf: root.appendingPathComponent("Tests/SwitchboardLocalTests/QuickStart.swift"), encoding: .utf8)
+        let lines = source.components(separatedBy: "\n")
+        let imports = lines.prefix { $0.hasPrefix("import ") }
+        guard let begin = lines.firstIndex(where: { $0.contains("// BEGIN QUICK START") }),
+              let end = lines.firstIndex(where: { $0.contains("// END QUICK START") }) else { return "" }
+        let body = lines[(begin + 1)..<end].map { $0.hasPrefix("    ") ? String($0.dropFirst(4)) : $0 }
+        return (imports + [""] + body).joined(separator: "\n")
+    }
+
+    @Test("README.md prints the tested quick start, character for character")
+    func readmeShowsTheTestedCode() throws {
+        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let code = try Self.code()
+        #expect(code.contains("LocalModelProvider(configuration: .smolLM2_135mInstruct"))
+        #expect(readme.contains("```swift\n" + code + "\n```"), "README.md's quick start differs from Tests/SwitchboardLocalTests/QuickStart.swift")
+    }
+
+    @Test("the quick start answers on device", .enabled(if: RealModel.chatEnabled, RealModel.chatSkipReason))
+    func quickStartRuns() async throws {
+        // The quick start reads the registry's folder; the test command stores the models there.
+        #expect(FileManager.default.fileExists(atPath: ModelRegistry.default.path(for: .smolLM2_135mInstruct)))
+        await readmeQuickStart()
     }
 }

@@ -14,6 +14,14 @@ enum RealModel {
     static let enabled = FileManager.default.fileExists(atPath: path) || ProcessInfo.processInfo.environment["CI"] != nil
     static let skipReason: Comment = "model file not found at \(path): run Scripts/fetch-model.sh (or set SWITCHBOARD_MODEL_PATH)"
 
+    /// The instruct model (SmolLM2), for the chat tests.
+    static let chatPath: String = {
+        if let path = ProcessInfo.processInfo.environment["SWITCHBOARD_CHAT_MODEL_PATH"], !path.isEmpty { return path }
+        return ModelRegistry.default.path(for: .smolLM2_135mInstruct)
+    }()
+    static let chatEnabled = FileManager.default.fileExists(atPath: chatPath) || ProcessInfo.processInfo.environment["CI"] != nil
+    static let chatSkipReason: Comment = "chat model not found at \(chatPath): run Scripts/fetch-model.sh (or set SWITCHBOARD_CHAT_MODEL_PATH)"
+
     /// The provider every real-model test uses (never unloaded for idleness).
     static let provider = LocalModelProvider(configuration: .gemma3_270m, modelPath: path,
                                              loader: LocalEngineLoader(threads: 2), idleTimeout: nil)
