@@ -9,6 +9,8 @@ struct GGUFTestWriter {
         var type: UInt32
         var offset: UInt64? = nil  // nil: next aligned offset after the previous tensor
         var byteCount: Int = 0
+        /// The tensor's bytes (default: a fixed pattern of `byteCount` bytes).
+        var data: [UInt8]? = nil
     }
 
     var magic: UInt32 = 0x4655_4747
@@ -54,7 +56,11 @@ struct GGUFTestWriter {
                 guard offset < 1 << 20 else { continue }
                 let start = dataStart + Int(offset)
                 if bytes.count < start { bytes += [UInt8](repeating: 0, count: start - bytes.count) }
-                for i in 0..<tensor.byteCount { bytes.append(UInt8(truncatingIfNeeded: i &* 31 &+ 7)) }
+                if let data = tensor.data {
+                    bytes += data
+                } else {
+                    for i in 0..<tensor.byteCount { bytes.append(UInt8(truncatingIfNeeded: i &* 31 &+ 7)) }
+                }
             }
             while bytes.count % alignment != 0 { bytes.append(0) }
         }
