@@ -33,8 +33,7 @@ extension Attention {
             let r0 = UnsafeRawPointer(values + d * layer.slots), r1 = UnsafeRawPointer(values + (d + 1) * layer.slots)
             var x0 = L.Vector(), x1 = L.Vector(), x2 = L.Vector(), x3 = L.Vector()
             var y0 = L.Vector(), y1 = L.Vector(), y2 = L.Vector(), y3 = L.Vector()
-            var chunk = base
-            while chunk < end {
+            @inline(__always) func add(_ chunk: Int) {
                 let pr = L.load(probs, 4 * (chunk - base))
                 let offset = 4 * layer.slot(chunk)
                 let v0 = L.load(r0, offset), v1 = L.load(r1, offset)
@@ -44,8 +43,23 @@ extension Attention {
                 case 2: x2.addProduct(v0, pr); y2.addProduct(v1, pr)
                 default: x3.addProduct(v0, pr); y3.addProduct(v1, pr)
                 }
-                chunk += step
             }
+            // Whole groups of four chunks (one per accumulator) without the switch, whose jump
+            // table cost a quarter of decode attention; the same additions in the same order.
+            var chunk = base
+            while chunk < end && (chunk >> shift) & 3 != 0 { add(chunk); chunk += step }
+            while chunk + 4 * step <= end {
+                let p0 = L.load(probs, 4 * (chunk - base)), p1 = L.load(probs, 4 * (chunk + step - base))
+                let p2 = L.load(probs, 4 * (chunk + 2 * step - base)), p3 = L.load(probs, 4 * (chunk + 3 * step - base))
+                let o0 = 4 * layer.slot(chunk), o1 = 4 * layer.slot(chunk + step)
+                let o2 = 4 * layer.slot(chunk + 2 * step), o3 = 4 * layer.slot(chunk + 3 * step)
+                x0.addProduct(L.load(r0, o0), p0); y0.addProduct(L.load(r1, o0), p0)
+                x1.addProduct(L.load(r0, o1), p1); y1.addProduct(L.load(r1, o1), p1)
+                x2.addProduct(L.load(r0, o2), p2); y2.addProduct(L.load(r1, o2), p2)
+                x3.addProduct(L.load(r0, o3), p3); y3.addProduct(L.load(r1, o3), p3)
+                chunk += 4 * step
+            }
+            while chunk < end { add(chunk); chunk += step }
             output[d] = L.reduce(x0, x1, x2, x3)
             output[d + 1] = L.reduce(y0, y1, y2, y3)
             d += 2
