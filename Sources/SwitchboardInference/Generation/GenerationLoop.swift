@@ -1,5 +1,6 @@
-/// The synchronous token loop: prefill, then sample → emit → decode until a stop condition.
-/// Free of tasks so it is tested directly; `LocalGenerator` runs it on its `InferenceThread`.
+/// The synchronous token loop for one sequence: prefill, then sample → emit → decode until a stop
+/// condition (`SequenceDecoder`). Free of tasks so it is tested directly; `LocalGenerator` runs it
+/// on its `InferenceThread`.
 struct GenerationLoop {
     let session: InferenceSession
     let options: GenerationOptions
@@ -10,43 +11,31 @@ struct GenerationLoop {
     /// Runs the whole generation for `prompt` (ids), calling `emit` for every token event. The
     /// session is reset first.
     func run(prompt: [Int32], emit: (GeneratedToken) -> Void) throws(InferenceError) -> GenerationSummary {
-        let tokenizer = session.model.tokenizer
-        let stopIDs = session.model.stopTokenIDs
         guard !prompt.isEmpty else { throw .emptyPrompt }
         guard prompt.count <= session.contextLength else {
             throw .contextLengthExceeded(limit: session.contextLength, requested: prompt.count)
         }
         session.reset()
-        var sampler = Sampler(configuration: options.sampler.sanitized)
-        var decoder = StreamingDecoder(tokenizer: tokenizer)
-        var stops = StopSequenceMatcher(stopSequences: options.stopSequences)
-        var recent = prompt.suffix(max(0, options.sampler.repetitionWindow))
-        var generated: [Int32] = []
+        var sequence = SequenceDecoder(model: session.model, prompt: prompt, options: options)
         var logits = try session.prefill(prompt)
         let prefillEnd = elapsed()
         var firstToken: Duration = .zero
         var reason = FinishReason.maxTokens
         while true {
             if isCancelled() { reason = .cancelled; break }
-            if generated.count >= options.maxTokens { reason = .maxTokens; break }
-            let next = sampler.sample(logits, recent: recent)
-            if generated.isEmpty { firstToken = elapsed() }
-            if stopIDs.contains(next) { reason = .endOfGeneration; break }
-            generated.append(next)
-            recent.append(next)
-            if recent.count > options.sampler.repetitionWindow { recent.removeFirst() }
-            let emission = stops.feed(decoder.append(next))
-            emit(GeneratedToken(id: next, text: emission.text, elapsed: elapsed()))
-            if let stop = emission.stop { reason = .stopSequence(stop); break }
-            if generated.count >= options.maxTokens { reason = .maxTokens; break }
-            if session.position >= session.contextLength { reason = .contextLength; break }
-            logits = try session.decode(next)
+            if sequence.generated.isEmpty { firstToken = elapsed() }
+            switch sequence.step(logits, room: session.contextLength - session.position, elapsed: elapsed, emit: emit) {
+            case .finished(let why):
+                reason = why
+            case .next(let id):
+                logits = try session.decode(id)
+                continue
+            }
+            break
         }
-        if reason != .cancelled, case nil = stops.matched, let last = generated.last {
-            let rest = stops.feed(decoder.flush()).text + stops.finish()
-            if !rest.isEmpty { emit(GeneratedToken(id: last, text: rest, elapsed: elapsed())) }
-        }
+        sequence.flush(reason: reason, elapsed: elapsed, emit: emit)
         let end = elapsed()
+        let generated = sequence.generated
         return GenerationSummary(finishReason: reason, promptTokens: prompt.count, completionTokens: generated.count,
                                  generatedIDs: generated, timeToFirstToken: firstToken, prefillDuration: prefillEnd,
                                  decodeDuration: generated.isEmpty ? .zero : end - firstToken)
