@@ -24,9 +24,10 @@ struct WeightMatrix {
 /// Matrix × activations products. `input` holds `count` f32 rows (stride `columns`), already
 /// quantized into `quantized` for integer formats; results go to `out[t * outStride + r]`.
 ///
-/// Every result is bit-identical to llama.cpp's (x86, AVX-512) for the same batch, whose kernels
-/// pick their float order by batch size: `count` rows here may be a slice of a `batch`-row batch
-/// (nil: the slice is the batch), starting at a multiple of 4 rows.
+/// Every result is bit-identical to llama.cpp's (x86) for the same batch, whose kernels pick their
+/// float order by batch size: `count` rows here may be a slice of a `batch`-row batch (nil: the
+/// slice is the batch), starting at a multiple of 4 rows. `batch` 1 with several rows: each row is
+/// a batch of its own (the sequences of a batched decode step).
 enum MatMul {
     static func multiply(_ w: WeightMatrix, input: UnsafePointer<Float>, quantized: ActivationBuffer?, count: Int, batch: Int? = nil, rows: Range<Int>, out: UnsafeMutablePointer<Float>, outStride: Int) {
         guard let q = quantized, w.format.activationKind != nil else {
@@ -38,10 +39,10 @@ enum MatMul {
         case .q4_0: small(Q4_0Codec.self, w, q, count: count, rows: rows, out: out, outStride: outStride)
         case .q4_1: small(Q4_1Codec.self, w, q, count: count, rows: rows, out: out, outStride: outStride)
         case .q5_0: small(Q5_0Codec.self, w, q, count: count, rows: rows, out: out, outStride: outStride)
-        case .q4_K: kquant(KQuantDot.q4K, { $0.decodeQ4K($1, blocks: $2) }, KQuantDot.q4K4(decoded:_:blocks:), w, q, count: count, rows: rows, out: out, outStride: outStride)
+        case .q4_K: kquant(KQuantDot.q4K, { $0.decodeQ4K($1, blocks: $2) }, KQuantDot.q4K4(decoded:_:blocks:), w, q, count: count, single: batch == 1, rows: rows, out: out, outStride: outStride)
         case .q6_K where KQuantDot.q6KUsesSlabOrder(batch: batch ?? count):
-            kquant(KQuantDot.q6KSlab, { $0.decodeQ6K($1, blocks: $2, signed: true) }, KQuantDot.q6K4Slab(decoded:_:blocks:), w, q, count: count, rows: rows, out: out, outStride: outStride)
-        case .q6_K: kquant(KQuantDot.q6K, { $0.decodeQ6K($1, blocks: $2, signed: false) }, KQuantDot.q6K4(decoded:_:blocks:), w, q, count: count, rows: rows, out: out, outStride: outStride)
+            kquant(KQuantDot.q6KSlab, { $0.decodeQ6K($1, blocks: $2, signed: true) }, KQuantDot.q6K4Slab(decoded:_:blocks:), w, q, count: count, single: false, rows: rows, out: out, outStride: outStride)
+        case .q6_K: kquant(KQuantDot.q6K, { $0.decodeQ6K($1, blocks: $2, signed: false) }, KQuantDot.q6K4(decoded:_:blocks:), w, q, count: count, single: batch == 1, rows: rows, out: out, outStride: outStride)
         case .f32, .f16, .bf16: floatRows(w, input: input, count: count, rows: rows, out: out, outStride: outStride)
         }
     }
@@ -109,10 +110,11 @@ enum MatMul {
     static var rowGroup: Int { 4 }
 
     /// Prefill decodes groups of weight rows once (`KQuantDecodedRow`) for all their 4-row tiles.
+    /// `single`: every activation row is a one-row batch of its own (GEMV order), however many.
     @inline(__always)
-    private static func kquant(_ one: (UnsafeRawPointer, ActivationRow, Int) -> Float, _ decode: (KQuantDecodedRow, UnsafeRawPointer, Int) -> Void, _ four: (KQuantDecodedRow, (ActivationRow, ActivationRow, ActivationRow, ActivationRow), Int) -> SIMD4<Float>, _ w: WeightMatrix, _ a: ActivationBuffer, count: Int, rows: Range<Int>, out: UnsafeMutablePointer<Float>, outStride: Int) {
+    private static func kquant(_ one: (UnsafeRawPointer, ActivationRow, Int) -> Float, _ decode: (KQuantDecodedRow, UnsafeRawPointer, Int) -> Void, _ four: (KQuantDecodedRow, (ActivationRow, ActivationRow, ActivationRow, ActivationRow), Int) -> SIMD4<Float>, _ w: WeightMatrix, _ a: ActivationBuffer, count: Int, single: Bool, rows: Range<Int>, out: UnsafeMutablePointer<Float>, outStride: Int) {
         let blocks = w.columns / 256
-        guard count >= 4 else {
+        guard count >= 4 && !single else {
             let ahead = w.prefetchRows
             for r in rows {
                 if r + ahead < w.rows { Prefetch.read(w.row(r + ahead), count: w.rowBytes) }

@@ -20,30 +20,37 @@ extension ForwardContext {
     /// Queries and keys after projection: optional per-head RMSNorm, rotation, the attention scale
     /// (folded into the query, as exact as llama.cpp's scaled softmax when it is a power of two), then
     /// keys and values into the cache.
-    func prepareAttention(layer il: Int, count n: Int, start: Int, rope: RotaryEmbedding,
+    func prepareAttention(layer il: Int, count n: Int, rope: RotaryEmbedding,
                           queryNorm: UnsafePointer<Float>? = nil, keyNorm: UnsafePointer<Float>? = nil) {
         let a = architecture, s = scratch, hk = a.keyLength, qw = a.queryLength, kvw = a.headCountKV * hk
         let queryScale = 1 / Float(hk).squareRoot()
+        let rows = self.rows
         pool.run(chunks: n) { t, _ in
+            let row = rows[t]
             let q = s.q + t * qw, k = s.k + t * kvw
             if let queryNorm { for h in 0..<a.headCount { VectorMath.rmsNorm(q + h * hk, weight: queryNorm, eps: a.rmsEpsilon, count: hk, into: q + h * hk) } }
             if let keyNorm { for h in 0..<a.headCountKV { VectorMath.rmsNorm(k + h * hk, weight: keyNorm, eps: a.rmsEpsilon, count: hk, into: k + h * hk) } }
-            rope.apply(q, heads: a.headCount, position: start + t, stride: hk)
-            rope.apply(k, heads: a.headCountKV, position: start + t, stride: hk)
+            rope.apply(q, heads: a.headCount, position: row.position, stride: hk)
+            rope.apply(k, heads: a.headCountKV, position: row.position, stride: hk)
             // llama.cpp multiplies q in f32, then its f16 KV matmul sees q rounded to f16.
             for i in 0..<qw { q[i] = Float(Float16(q[i] * queryScale)) }
-            self.cache.store(layer: il, position: start + t, key: k, value: s.v + t * kvw)
+            row.cache.store(layer: il, position: row.position, key: k, value: s.v + t * kvw)
         }
     }
 
-    /// attention[t] ← softmax(q·K) · V for every (token, head) pair, independent once the batch's
-    /// keys and values are cached. `window`: 0 for full causal attention.
-    func attend(layer il: Int, count n: Int, batch: Int, start: Int, window: Int) {
+    /// attention[t] ← softmax(q·K) · V for every (token, head) pair, each row over its own
+    /// sequence's cache, independent once the batch's keys and values are cached. `window`: 0 for
+    /// full causal attention.
+    func attend(layer il: Int, count n: Int, batch: Int, window: Int) {
         let a = architecture, s = scratch
-        let job = AttentionJob(queries: s.q, outputs: s.attention, queryLength: a.queryLength, headCount: a.headCount,
-                               group: a.headCount / a.headCountKV, headLength: a.keyLength, layer: cache.layers[il], width: cache.width,
-                               start: start, window: window, singleToken: batch == 1, build: build, scores: s.scores, scoreCapacity: s.scoreCapacity)
-        pool.run(chunks: n * a.headCount, job)
+        rows.withUnsafeBufferPointer { rows in
+            guard let base = rows.baseAddress else { return }
+            let job = AttentionJob(queries: s.q, outputs: s.attention, queryLength: a.queryLength, headCount: a.headCount,
+                                   group: a.headCount / a.headCountKV, headLength: a.keyLength, layer: il, rows: base,
+                                   window: window, singleToken: batch == 1 || rowsAreSequences, build: build,
+                                   scores: s.scores, scoreCapacity: s.scoreCapacity)
+            pool.run(chunks: n * a.headCount, job)
+        }
     }
 
     /// Final RMSNorm and logits for rows `logitsFrom..<n`, in tiles that fit the logits buffer.
@@ -68,8 +75,9 @@ extension ForwardContext {
 struct AttentionJob: ParallelJob {
     let queries, outputs: UnsafeMutablePointer<Float>
     let queryLength, headCount, group, headLength: Int
-    let layer: KVCache.Layer
-    let width, start, window: Int
+    let layer: Int
+    let rows: UnsafePointer<BatchRow>
+    let window: Int
     let singleToken: Bool
     let build: ReferenceBuild
     let scores: UnsafeMutablePointer<Float>
@@ -77,8 +85,9 @@ struct AttentionJob: ParallelJob {
 
     func run(chunk: Int, worker: Int) {
         let t = chunk / headCount, h = chunk % headCount, offset = t * queryLength + h * headLength
-        Attention.head(query: queries + offset, layer: layer, width: width, kvHead: h / group, headLength: headLength,
-                       position: start + t, window: window, singleToken: singleToken, build: build,
+        let row = rows[t]
+        Attention.head(query: queries + offset, layer: row.cache.layers[layer], width: row.cache.width, kvHead: h / group, headLength: headLength,
+                       position: row.position, window: window, singleToken: singleToken, build: build,
                        scores: scores + worker * scoreCapacity, output: outputs + offset)
     }
 }

@@ -11,6 +11,7 @@ public final class InferenceSession {
     /// Tokens currently in the cache.
     public private(set) var position = 0
     let context: ForwardContext
+    let cache: KVCache
 
     /// - Parameters:
     ///   - contextLength: defaults to the model's; larger values are clamped to it.
@@ -25,6 +26,7 @@ public final class InferenceSession {
         self.batchSize = max(1, batchSize)
         sliceSize = min(self.batchSize, 64)
         context = ForwardContext(model: model, contextLength: self.contextLength, batch: sliceSize, threads: threads, build: reference)
+        cache = KVCache(architecture: model.architecture, contextLength: self.contextLength, batch: sliceSize)
     }
 
     /// Forgets every cached position.
@@ -68,7 +70,7 @@ public final class InferenceSession {
                     let isLast = done + n == ids.count
                     let from = logitsForAll ? 0 : (isLast ? n - 1 : n)
                     let offset = done
-                    context.forward(tokens: base + done, count: n, batch: batch, start: position, logitsFrom: from) { row, logits in
+                    context.forward(tokens: base + done, count: n, batch: batch, cache: cache, start: position, logitsFrom: from) { row, logits in
                         onLogits(offset + row, UnsafeMutableBufferPointer(start: logits, count: vocabulary))
                     }
                     position += n

@@ -21,10 +21,11 @@ protocol ForwardPass: AnyObject {
     var matrices: [WeightMatrix] { get }
     /// The output (logits) matrix: rows = vocabulary.
     var output: WeightMatrix { get }
-    /// Runs `count` tokens starting at position `start`, writes their keys and values to the cache,
-    /// and calls `onLogits(row, logits)` for every row in `logitsFrom..<count`, in order. `batch`: the
-    /// size of the llama.cpp batch these rows belong to (the kernels follow its float order).
-    func forward(_ c: ForwardContext, tokens: UnsafePointer<Int32>, count: Int, batch: Int, start: Int,
+    /// Runs `count` tokens, row t at `c.rows[t]` (its sequence's KV cache and position), writes their
+    /// keys and values to the caches, and calls `onLogits(row, logits)` for every row in
+    /// `logitsFrom..<count`, in order. `batch`: the size of the llama.cpp batch these rows belong to
+    /// (the kernels follow its float order; 1 for a batched decode, whose rows are separate batches).
+    func forward(_ c: ForwardContext, tokens: UnsafePointer<Int32>, count: Int, batch: Int,
                  logitsFrom: Int, onLogits: (Int, UnsafeMutablePointer<Float>) -> Void)
 }
 

@@ -89,14 +89,14 @@ final class LlamaPass: ForwardPass {
 
     var matrices: [WeightMatrix] { layers.flatMap { [$0.q, $0.k, $0.v, $0.output, $0.gate, $0.up, $0.down] } + [output] }
 
-    func forward(_ c: ForwardContext, tokens: UnsafePointer<Int32>, count n: Int, batch: Int, start: Int,
+    func forward(_ c: ForwardContext, tokens: UnsafePointer<Int32>, count n: Int, batch: Int,
                  logitsFrom: Int, onLogits: (Int, UnsafeMutablePointer<Float>) -> Void) {
         c.embed(embedding, tokens: tokens, count: n)
-        for il in 0..<layers.count { layer(c, il, count: n, batch: batch, start: start) }
+        for il in 0..<layers.count { layer(c, il, count: n, batch: batch) }
         c.logits(outputNorm: outputNorm, output: output, count: n, logitsFrom: logitsFrom, onLogits: onLogits)
     }
 
-    private func layer(_ c: ForwardContext, _ il: Int, count n: Int, batch: Int, start: Int) {
+    private func layer(_ c: ForwardContext, _ il: Int, count n: Int, batch: Int) {
         let a = c.architecture, s = c.scratch, w = layers[il], d = a.embeddingLength
         c.normRows(w.attnNorm, count: n)
         c.multiply(.init(w.q, s.q), .init(w.k, s.k), .init(w.v, s.v), input: s.normed, count: n, batch: batch)
@@ -108,8 +108,8 @@ final class LlamaPass: ForwardPass {
                 if let b = w.vBias { for i in 0..<kvw { s.v[t * kvw + i] += b[i] } }
             }
         }
-        c.prepareAttention(layer: il, count: n, start: start, rope: rope, queryNorm: w.qNorm, keyNorm: w.kNorm)
-        c.attend(layer: il, count: n, batch: batch, start: start, window: 0)
+        c.prepareAttention(layer: il, count: n, rope: rope, queryNorm: w.qNorm, keyNorm: w.kNorm)
+        c.attend(layer: il, count: n, batch: batch, window: 0)
         c.multiply(.init(w.output, s.projected), input: s.attention, count: n, batch: batch)
         c.pool.run(chunks: n) { t, _ in
             let x = s.x + t * d, p = s.projected + t * d
