@@ -21,7 +21,7 @@ extension LocalModelProvider {
         case .contextLengthExceeded(let limit, let requested): .contextLengthExceeded(limit: limit, requested: requested)
         case .emptyPrompt, .invalidToken: .invalidRequest(error.description)
         case .cancelled: .cancelled
-        case .gguf, .unsupportedArchitecture, .missingTensor, .unsupportedTensor, .tokenizer: .unavailable(error.description)
+        case .gguf, .unsupportedArchitecture, .missingTensor, .unsupportedTensor, .tokenizer, .batchTooLarge: .unavailable(error.description)
         }
     }
 }

@@ -10,6 +10,8 @@ public enum InferenceError: Error, Sendable, Equatable, CustomStringConvertible 
     /// Prompt plus generated tokens would exceed the session's context window.
     case contextLengthExceeded(limit: Int, requested: Int)
     case emptyPrompt
+    /// More sequences in one batched step than the session holds.
+    case batchTooLarge(limit: Int, requested: Int)
     /// A token id outside the vocabulary.
     case invalidToken(Int32)
     /// The model file has no usable tokenizer.
@@ -28,6 +30,8 @@ public enum InferenceError: Error, Sendable, Equatable, CustomStringConvertible 
             "tensor '\(name)' cannot be used: \(reason); re-quantize the model with a supported type (F32, F16, BF16, Q8_0, Q4_0, Q4_1, Q5_0, Q4_K, Q6_K)"
         case .contextLengthExceeded(let limit, let requested):
             "the request needs \(requested) tokens of context but the session allows \(limit); shorten the prompt, lower maxTokens or create the session with a larger context"
+        case .batchTooLarge(let limit, let requested):
+            "a batched step asked for \(requested) sequences but the session holds \(limit); create it with a larger capacity"
         case .emptyPrompt:
             "the prompt is empty; pass at least one token (or enable addBOS)"
         case .invalidToken(let id):

@@ -1,0 +1,143 @@
+/// The batch thread's loop (`BatchedGenerator`): admits waiting requests into free slots, feeds one
+/// prefill slice, decodes one token of every running sequence, and retires finished ones. Plain
+/// synchronous code on the thread that owns the `BatchedSession`.
+struct BatchLoop {
+    private struct Running {
+        let request: BatchRequest
+        let slot: Int
+        var decoder: SequenceDecoder
+        /// Prompt tokens fed so far; the sequence decodes once it reaches the prompt's length.
+        var fed = 0
+        /// The token to feed at the next decode step.
+        var next: Int32 = 0
+        let started: Duration
+        var prefilled: Duration = .zero
+        var firstToken: Duration?
+        /// Set when the sequence stops; it is retired after the current step.
+        var finishing: FinishReason?
+        var decoding: Bool { fed == request.ids.count }
+    }
+
+    let session: BatchedSession
+    let inbox: BatchInbox
+    let now: @Sendable () -> Duration
+    private var running: [Running] = []
+    private var freeSlots: [Int]
+    private var steps: [(slot: Int, token: Int32)] = []
+
+    init(session: BatchedSession, inbox: BatchInbox, now: @escaping @Sendable () -> Duration) {
+        self.session = session
+        self.inbox = inbox
+        self.now = now
+        freeSlots = Array((0..<session.capacity).reversed())
+        steps.reserveCapacity(session.capacity)
+    }
+
+    mutating func run() {
+        while true {
+            admit()
+            if running.isEmpty {
+                if inbox.isClosed { return }
+                inbox.wait()
+                continue
+            }
+            retireCancelled()
+            prefillOneSlice()
+            decodeStep()
+        }
+    }
+
+    private mutating func admit() {
+        for request in inbox.take(upTo: freeSlots.count) {
+            if request.cancellation.isCancelled { request.deliver(.failed(CancellationError())); continue }
+            let ids = request.ids
+            guard !ids.isEmpty else { request.deliver(.failed(InferenceError.emptyPrompt)); continue }
+            guard ids.count <= session.contextLength else {
+                request.deliver(.failed(InferenceError.contextLengthExceeded(limit: session.contextLength, requested: ids.count)))
+                continue
+            }
+            let slot = freeSlots.removeLast()
+            session.reset(slot)
+            running.append(Running(request: request, slot: slot,
+                                   decoder: SequenceDecoder(model: session.model, prompt: ids, options: request.options), started: now()))
+        }
+    }
+
+    private mutating func retireCancelled() {
+        for i in running.indices.reversed() where running[i].request.cancellation.isCancelled {
+            finish(i, reason: .cancelled)
+        }
+    }
+
+    /// One slice of the oldest sequence still prefilling; when its prompt is done, its first token.
+    private mutating func prefillOneSlice() {
+        guard let i = running.firstIndex(where: { !$0.decoding }) else { return }
+        let ids = running[i].request.ids
+        do {
+            let logits = try session.prefill(ids, from: running[i].fed, slot: running[i].slot)
+            running[i].fed = min(ids.count, running[i].fed + session.sliceSize)
+            if let logits {
+                running[i].prefilled = now() - running[i].started
+                advance(i, logits)
+                if let reason = running[i].finishing { finish(i, reason: reason) }
+            }
+        } catch {
+            fail(i, error)
+        }
+    }
+
+    /// One token of every decoding sequence, in one forward pass.
+    private mutating func decodeStep() {
+        steps.removeAll(keepingCapacity: true)
+        var members: [Int] = []
+        for i in running.indices where running[i].decoding && running[i].firstToken != nil {
+            steps.append((running[i].slot, running[i].next))
+            members.append(i)
+        }
+        guard !steps.isEmpty else { return }
+        do {
+            // Each sequence samples from its own logits row while the buffer is valid.
+            try session.decode(steps) { row, logits in advance(members[row], logits) }
+        } catch {
+            for i in members.reversed() { fail(i, error) }
+            return
+        }
+        for i in running.indices.reversed() {
+            if let reason = running[i].finishing { finish(i, reason: reason) }
+        }
+    }
+
+    /// Ends sequence `i`: held-back text, the summary, the stream; frees its slot.
+    private mutating func finish(_ i: Int, reason: FinishReason) {
+        var sequence = running.remove(at: i)
+        freeSlots.append(sequence.slot)
+        let start = sequence.started, deliver = sequence.request.deliver
+        sequence.decoder.flush(reason: reason, elapsed: { self.now() - start }) { deliver(.event(.token($0))) }
+        let end = now() - start, generated = sequence.decoder.generated
+        let first = sequence.firstToken ?? end
+        deliver(.event(.finished(GenerationSummary(
+            finishReason: reason, promptTokens: sequence.request.ids.count, completionTokens: generated.count, generatedIDs: generated,
+            timeToFirstToken: first, prefillDuration: sequence.prefilled, decodeDuration: generated.isEmpty ? .zero : end - first))))
+    }
+
+    private mutating func fail(_ i: Int, _ error: any Error) {
+        let sequence = running.remove(at: i)
+        freeSlots.append(sequence.slot)
+        sequence.request.deliver(.failed(error))
+    }
+
+    /// Samples the sequence's next token from `logits` and emits it; marks it done when it stops.
+    private mutating func advance(_ i: Int, _ logits: UnsafeMutableBufferPointer<Float>) {
+        let start = running[i].started
+        if running[i].firstToken == nil { running[i].firstToken = now() - start }
+        let deliver = running[i].request.deliver
+        let room = session.contextLength - session.position(of: running[i].slot)
+        let step = running[i].decoder.step(logits, room: room, elapsed: { self.now() - start }) { token in
+            deliver(.event(.token(token)))
+        }
+        switch step {
+        case .next(let id): running[i].next = id
+        case .finished(let reason): running[i].finishing = reason
+        }
+    }
+}

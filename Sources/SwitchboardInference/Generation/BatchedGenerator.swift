@@ -1,0 +1,135 @@
+import Foundation
+import Synchronization
+
+/// Generates for several requests at once on one model (continuous batching). Requests join and
+/// leave between steps: a new request takes a free sequence slot and its prompt is prefilled one
+/// slice per step, interleaved with decode steps of the others (so a long prompt stalls them for one
+/// slice at most); every step then decodes one token of each running sequence in a single forward
+/// pass. A finished or cancelled sequence leaves at once and frees its slot. When every slot is
+/// taken, requests wait in arrival order (nothing is dropped; the runtime's load balancer orders
+/// them by priority before they get here).
+///
+/// The work runs on one dedicated thread (`BatchLoop`), like `LocalGenerator`'s: outside Swift's
+/// cooperative pool. Outputs are identical to running each request alone (`BatchedSession`).
+public final class BatchedGenerator: Sendable {
+    public let model: LanguageModel
+    /// Sequences decoded together at most.
+    public let capacity: Int
+    public let contextLength: Int
+    private let inbox: BatchInbox
+
+    /// - Parameters:
+    ///   - capacity: sequences at once; each reserves a KV cache of `contextLength` positions
+    ///     (allocated lazily: resident memory grows with the tokens actually held).
+    public init<C: Clock & Sendable>(model: LanguageModel, capacity: Int, contextLength: Int? = nil, threads: Int = 2,
+                                     clock: C = ContinuousClock()) where C.Duration == Duration {
+        self.model = model
+        self.capacity = max(1, min(capacity, 256))
+        let length = max(1, min(contextLength ?? model.contextLength, model.contextLength))
+        self.contextLength = length
+        let inbox = BatchInbox()
+        self.inbox = inbox
+        let origin = clock.now
+        let now: @Sendable () -> Duration = { origin.duration(to: clock.now) }
+        let capacity = self.capacity
+        let thread = Thread {
+            Thread.current.name = "switchboard.batch"
+            let session = BatchedSession(model: model, capacity: capacity, contextLength: length, threads: threads)
+            var loop = BatchLoop(session: session, inbox: inbox, now: now)
+            loop.run()
+        }
+        thread.stackSize = 8 << 20
+        thread.start()
+    }
+
+    deinit { inbox.close() }
+
+    /// KV cache bytes one sequence of `contextLength` positions needs (f32 keys and values).
+    public static func kvBytesPerSequence(model: LanguageModel, contextLength: Int) -> Int {
+        let a = model.architecture
+        let (perToken, o1) = (a.blockCount * a.headCountKV * a.keyLength * 2 * MemoryLayout<Float>.stride).multipliedReportingOverflow(by: 1)
+        let (total, o2) = perToken.multipliedReportingOverflow(by: max(1, contextLength))
+        return o1 || o2 ? .max : total
+    }
+
+    /// Streams token events for the prompt `ids`, then one `.finished(summary)` (or an error).
+    /// Ending the iteration stops the sequence before its next step.
+    public func events(ids: [Int32], options: GenerationOptions = GenerationOptions()) -> AsyncThrowingStream<GenerationEvent, any Error> {
+        events(ids: ids, options: options) { $0 }
+    }
+
+    /// `events` through `transform`, called on the batch thread: nil skips an event; a thrown error
+    /// ends the sequence and the stream with it. The buffer holds everything one generation emits.
+    public func events<Element: Sendable>(ids: [Int32], options: GenerationOptions,
+                                          transform: @escaping @Sendable (GenerationEvent) throws -> Element?) -> AsyncThrowingStream<Element, any Error> {
+        let (stream, continuation) = AsyncThrowingStream.makeStream(
+            of: Element.self, bufferingPolicy: .bufferingOldest(max(1, options.maxTokens) + 2))
+        let cancellation = CancellationFlag()
+        continuation.onTermination = { _ in cancellation.cancel() }
+        let request = BatchRequest(ids: ids, options: options, cancellation: cancellation) { event in
+            switch event {
+            case .event(let generation):
+                do {
+                    if let element = try transform(generation) { continuation.yield(element) }
+                    if case .finished = generation { continuation.finish() }
+                } catch {
+                    cancellation.cancel()
+                    continuation.finish(throwing: error)
+                }
+            case .failed(let error):
+                continuation.finish(throwing: error)
+            }
+        }
+        if !inbox.submit(request) { continuation.finish(throwing: InferenceError.cancelled) }
+        return stream
+    }
+}
+
+/// One request as the batch thread sees it; `deliver` is called on that thread.
+struct BatchRequest: Sendable {
+    enum Delivery { case event(GenerationEvent), failed(any Error) }
+    let ids: [Int32]
+    let options: GenerationOptions
+    let cancellation: CancellationFlag
+    let deliver: @Sendable (Delivery) -> Void
+}
+
+/// Requests waiting for the batch thread, in arrival order; the semaphore wakes an idle thread.
+final class BatchInbox: Sendable {
+    private struct Contents {
+        var waiting: [BatchRequest] = []
+        var isClosed = false
+    }
+    private let contents = Mutex(Contents())
+    private let signal = DispatchSemaphore(value: 0)
+
+    func submit(_ request: BatchRequest) -> Bool {
+        let accepted = contents.withLock { c in
+            guard !c.isClosed else { return false }
+            c.waiting.append(request)
+            return true
+        }
+        if accepted { signal.signal() }
+        return accepted
+    }
+
+    func close() {
+        contents.withLock { $0.isClosed = true }
+        signal.signal()
+    }
+
+    /// Up to `limit` waiting requests, oldest first.
+    func take(upTo limit: Int) -> [BatchRequest] {
+        guard limit > 0 else { return [] }
+        return contents.withLock { c in
+            let taken = Array(c.waiting.prefix(limit))
+            c.waiting.removeFirst(taken.count)
+            return taken
+        }
+    }
+
+    var isClosed: Bool { contents.withLock { $0.isClosed } }
+
+    /// Sleeps until something is submitted or the inbox closes.
+    func wait() { signal.wait() }
+}

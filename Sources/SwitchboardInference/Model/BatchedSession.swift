@@ -1,0 +1,98 @@
+/// Several sequences over one model, stepped together (continuous batching). Each sequence slot has
+/// its own KV cache and position; `decode` runs one token of every listed sequence in a single
+/// forward pass (one pass over the weights for all of them), and `prefill` feeds a prompt in slices
+/// that the caller interleaves with decode steps. Not thread-safe: use it from one thread.
+///
+/// Every sequence's numbers equal an `InferenceSession`'s running it alone: a prompt's slices are
+/// computed with its whole length as the llama.cpp batch (as `InferenceSession.run` does), and a
+/// decode row as a batch of one (`ForwardContext.forward(tokens:rows:)`).
+public final class BatchedSession {
+    public let model: LanguageModel
+    /// Sequences that can run at once.
+    public let capacity: Int
+    /// Most tokens one sequence can hold (prompt + generated).
+    public let contextLength: Int
+    /// Rows of one prefill slice (the activations stay in cache).
+    public let sliceSize = 64
+    let context: ForwardContext
+    private let caches: [KVCache]
+    private var positions: [Int]
+    private var decodeTokens: [Int32]
+    private var decodeRows: [BatchRow] = []
+
+    /// - Parameters:
+    ///   - capacity: sequences at once (at least 1); each gets a KV cache of `contextLength`
+    ///     positions, allocated lazily (only the positions used become resident).
+    public init(model: LanguageModel, capacity: Int, contextLength: Int? = nil, threads: Int = 2, reference: ReferenceBuild = .host) {
+        let sequences = max(1, min(capacity, 256)), length = max(1, min(contextLength ?? model.contextLength, model.contextLength))
+        let rows = max(sequences, 64)
+        self.model = model
+        self.capacity = sequences
+        self.contextLength = length
+        context = ForwardContext(model: model, contextLength: length, batch: rows, threads: threads, build: reference)
+        caches = (0..<sequences).map { _ in KVCache(architecture: model.architecture, contextLength: length, batch: rows) }
+        positions = [Int](repeating: 0, count: sequences)
+        decodeTokens = [Int32](repeating: 0, count: sequences)
+        decodeRows.reserveCapacity(sequences)
+    }
+
+    /// Tokens in sequence `slot`'s cache.
+    public func position(of slot: Int) -> Int { positions[slot] }
+
+    /// Empties sequence `slot` for a new request (its cache is overwritten as the new one grows).
+    public func reset(_ slot: Int) { positions[slot] = 0 }
+
+    /// Checks that `count` more tokens fit in sequence `slot` and are valid ids.
+    func validate(_ ids: ArraySlice<Int32>, slot: Int) throws(InferenceError) {
+        guard !ids.isEmpty else { throw .emptyPrompt }
+        let vocabulary = model.vocabularySize
+        if let bad = ids.first(where: { $0 < 0 || Int($0) >= vocabulary }) { throw .invalidToken(bad) }
+        guard positions[slot] + ids.count <= contextLength else {
+            throw .contextLengthExceeded(limit: contextLength, requested: positions[slot] + ids.count)
+        }
+    }
+
+    /// Feeds `ids[offset..<offset+n]` (at most one slice) of a prompt whose full length is `total`
+    /// (the llama.cpp batch its slices belong to) into sequence `slot`; returns the logits after the
+    /// slice's last token when it is the prompt's last slice (nil otherwise). The buffer is valid
+    /// until the next call.
+    public func prefill(_ ids: [Int32], from offset: Int, slot: Int) throws(InferenceError) -> UnsafeMutableBufferPointer<Float>? {
+        let n = min(sliceSize, ids.count - offset)
+        try validate(ids[offset..<(offset + n)], slot: slot)
+        let isLast = offset + n == ids.count
+        let batch = min(512, ids.count - offset / 512 * 512)
+        var result: UnsafeMutableBufferPointer<Float>?
+        let vocabulary = context.pass.output.rows
+        ids.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            context.forward(tokens: base + offset, count: n, batch: batch, cache: caches[slot], start: positions[slot],
+                            logitsFrom: isLast ? n - 1 : n) { _, logits in
+                result = UnsafeMutableBufferPointer(start: logits, count: vocabulary)
+            }
+        }
+        positions[slot] += n
+        return result
+    }
+
+    /// Decodes one token for each `(slot, token)` in one forward pass and calls `onLogits(index,
+    /// logits)` for each entry, in order (buffers valid during the call only).
+    public func decode(_ steps: [(slot: Int, token: Int32)],
+                       onLogits: (Int, UnsafeMutableBufferPointer<Float>) -> Void) throws(InferenceError) {
+        guard !steps.isEmpty else { return }
+        guard steps.count <= capacity else { throw .batchTooLarge(limit: capacity, requested: steps.count) }
+        decodeRows.removeAll(keepingCapacity: true)
+        for (i, step) in steps.enumerated() {
+            try validate([step.token], slot: step.slot)
+            decodeTokens[i] = step.token
+            decodeRows.append(BatchRow(cache: caches[step.slot], position: positions[step.slot]))
+        }
+        let vocabulary = context.pass.output.rows
+        decodeTokens.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            context.forward(tokens: base, rows: decodeRows) { row, logits in
+                onLogits(row, UnsafeMutableBufferPointer(start: logits, count: vocabulary))
+            }
+        }
+        for step in steps { positions[step.slot] += 1 }
+    }
+}

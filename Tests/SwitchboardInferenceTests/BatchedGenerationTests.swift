@@ -1,0 +1,90 @@
+import Testing
+@testable import SwitchboardInference
+
+/// Continuous batching on the real models: sequences that run together, join while others decode and
+/// leave early produce exactly the ids each produces alone.
+@Suite(.serialized) struct BatchedGenerationTests {
+    static let prompts = [
+        "What is the capital of France?", "Name three primary colors.", "Write a haiku about autumn leaves.",
+        "How many days are in a leap year?", "Explain what a load balancer does in one paragraph.",
+    ]
+
+    static func collect(_ stream: AsyncThrowingStream<GenerationEvent, any Error>) async throws -> (ids: [Int32], summary: GenerationSummary?) {
+        var ids: [Int32] = []
+        var summary: GenerationSummary?
+        for try await event in stream {
+            switch event {
+            case .token(let token): ids.append(token.id)
+            case .finished(let s): summary = s
+            }
+        }
+        return (summary?.generatedIDs ?? ids, summary)
+    }
+
+    /// Alone (one `LocalGenerator` run each) versus all at once through a `BatchedGenerator` with room
+    /// for three: two wait, then join as the first ones finish; greedy ids identical.
+    func check(_ model: LanguageModel, inputs: [[Int32]], maxTokens: [Int]) async throws {
+        let alone = LocalGenerator(model: model, contextLength: 512)
+        var expected: [[Int32]] = []
+        for (ids, max) in zip(inputs, maxTokens) {
+            expected.append(try await Self.collect(alone.events(ids: ids, options: GenerationOptions(maxTokens: max))).ids)
+        }
+        let batched = BatchedGenerator(model: model, capacity: 3, contextLength: 512)
+        let results = try await withThrowingTaskGroup(of: (Int, [Int32], FinishReason?).self) { group in
+            for (i, ids) in inputs.enumerated() {
+                group.addTask {
+                    let (out, summary) = try await Self.collect(batched.events(ids: ids, options: GenerationOptions(maxTokens: maxTokens[i])))
+                    return (i, out, summary?.finishReason)
+                }
+            }
+            var results = [[Int32]](repeating: [], count: inputs.count)
+            for try await (i, out, reason) in group {
+                results[i] = out
+                #expect(reason != nil && reason != .cancelled)
+            }
+            return results
+        }
+        for i in inputs.indices { #expect(results[i] == expected[i], "sequence \(i)") }
+        #expect(expected.contains { !$0.isEmpty })
+    }
+
+    @Test(.requiresSmolLM2Model) func smolLM2BatchedEqualsAlone() async throws {
+        let model = try chatFidelityModel.get()
+        let template = try #require(model.chatTemplate)
+        let inputs = Self.prompts.map { model.tokenizer.encode(template.render([ChatTurn(.system, "Answer briefly."), ChatTurn(.user, $0)]), parseSpecial: true) }
+        try await check(model, inputs: inputs, maxTokens: [24, 8, 32, 16, 40])
+    }
+
+    @Test(.requiresModel) func gemmaBatchedEqualsAlone() async throws {
+        let model = try fidelityModel.get()
+        let prompts = ["The capital of France is", "Once upon a time, in a small village by the sea,", "The three primary colors are",
+                       String(repeating: "The committee reviewed the proposal in detail. ", count: 12), "In 1969, Neil Armstrong"]
+        let inputs = prompts.map { model.tokenizer.encode($0) }
+        try await check(model, inputs: inputs, maxTokens: [16, 24, 8, 20, 12])
+    }
+
+    @Test(.requiresSmolLM2Model) func cancelledSequenceLeavesAndOthersFinish() async throws {
+        let model = try chatFidelityModel.get()
+        let batched = BatchedGenerator(model: model, capacity: 2, contextLength: 256)
+        let ids = model.tokenizer.encode(try #require(model.chatTemplate).render([ChatTurn(.user, "Tell me a long story.")]), parseSpecial: true)
+        var pieces = 0
+        for try await event in batched.events(ids: ids, options: GenerationOptions(maxTokens: 200)) {
+            if case .token = event { pieces += 1 }
+            if pieces == 3 { break }
+        }
+        #expect(pieces == 3)
+        // Both slots are free again: two more requests run to completion.
+        async let a = Self.collect(batched.events(ids: ids, options: GenerationOptions(maxTokens: 5)))
+        async let b = Self.collect(batched.events(ids: ids, options: GenerationOptions(maxTokens: 5)))
+        let (first, second) = try await (a, b)
+        #expect(first.ids.count == 5 && first.ids == second.ids)
+    }
+
+    @Test(.requiresSmolLM2Model) func promptBeyondTheContextIsATypedError() async throws {
+        let model = try chatFidelityModel.get()
+        let batched = BatchedGenerator(model: model, capacity: 2, contextLength: 16)
+        await #expect(throws: InferenceError.contextLengthExceeded(limit: 16, requested: 40)) {
+            _ = try await Self.collect(batched.events(ids: [Int32](repeating: 42, count: 40), options: GenerationOptions(maxTokens: 4)))
+        }
+    }
+}
