@@ -1,9 +1,10 @@
 import Foundation
 import SwitchboardInference
 
-/// `switchboard-bench engine --model PATH [--threads N] [--runs 3] [--json]`: prefill a 512-token
-/// prompt (the filler text of shared/tools/llamacpp_reference.py) and decode 128 tokens greedily;
-/// reports the median of the runs and the peak RSS.
+/// `switchboard-bench engine --model PATH [--threads N] [--runs 3] [--batch N] [--json]`: prefill a
+/// 512-token prompt (the filler text of shared/tools/llamacpp_reference.py) and decode 128 tokens
+/// greedily; reports the median of the runs and the peak RSS. `--batch N`: N sequences decoded
+/// together (`BatchedSession`), aggregate tokens/s (`EngineCommand+Batch.swift`).
 struct EngineCommand: BenchCommand {
     static let name = "engine"
     static let summary = "prefill 512 / decode 128 throughput and peak RSS; prints JSON"
@@ -13,6 +14,7 @@ struct EngineCommand: BenchCommand {
         + "timeline, while others argued that the new library would serve students and families for decades. "
 
     static func run(_ arguments: Arguments) async -> Int32 {
+        if let batch = arguments.int("batch"), batch > 1 { return await runBatched(arguments, batch: batch) }
         do {
             let model = try LanguageModel.load(from: EngineSupport.modelPath(arguments))
             let threads = arguments.int("threads") ?? 2

@@ -51,8 +51,14 @@ public actor Coordinator {
         retryBudget = configuration.retryBudget
         random = SeededRandom(seed: configuration.seed)
         eligibility = EligibilityPolicy(privacy: configuration.privacy)
+        // A provider that says how many requests it serves at once (a local engine's batch size) gets
+        // that many slots unless the configuration names a limit for it.
+        var limits = configuration.concurrency
+        for provider in providers {
+            if limits[provider.id] == nil, let preferred = provider.capabilities.maxConcurrency { limits[provider.id] = preferred }
+        }
         let loadBalancer = LoadBalancer(
-            defaultLimit: configuration.defaultConcurrency, limits: configuration.concurrency,
+            defaultLimit: configuration.defaultConcurrency, limits: limits,
             queuePolicy: configuration.queue, clock: clock,
             reporter: { provider, queued, inFlight, capacity in
                 await metrics.recordQueue(provider, queued: queued, inFlight: inFlight, capacity: capacity)

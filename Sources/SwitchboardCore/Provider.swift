@@ -32,17 +32,22 @@ public struct ProviderCapabilities: Sendable, Hashable {
     /// An instruction-tuned (chat) model. Base models continue text: routing prefers them for
     /// completion requests and the others for chat.
     public var followsInstructions: Bool
+    /// Requests the provider serves at once (a local engine's batch size); nil: no preference, the
+    /// runtime's default applies.
+    public var maxConcurrency: Int?
     public var pricing: TokenPricing
     /// A prior for latency before metrics exist: time to first token and tokens per second.
     public var expectedTimeToFirstToken: Duration
     public var expectedTokensPerSecond: Double
 
     public init(isOnDevice: Bool, maxContextTokens: Int, supportsImages: Bool = false,
-                supportsStructuredOutput: Bool = false, followsInstructions: Bool = true, pricing: TokenPricing = .free,
+                supportsStructuredOutput: Bool = false, followsInstructions: Bool = true, maxConcurrency: Int? = nil,
+                pricing: TokenPricing = .free,
                 expectedTimeToFirstToken: Duration = .milliseconds(200), expectedTokensPerSecond: Double = 50) {
         self.isOnDevice = isOnDevice; self.maxContextTokens = maxContextTokens
         self.supportsImages = supportsImages; self.supportsStructuredOutput = supportsStructuredOutput
         self.followsInstructions = followsInstructions
+        self.maxConcurrency = maxConcurrency.map { max(1, $0) }
         self.pricing = pricing; self.expectedTimeToFirstToken = expectedTimeToFirstToken
         self.expectedTokensPerSecond = expectedTokensPerSecond
     }

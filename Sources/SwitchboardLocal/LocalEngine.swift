@@ -1,18 +1,19 @@
 import SwitchboardCore
 import SwitchboardInference
 
-/// A loaded model behind `LocalInferenceEngine`, generating through the engine's `LocalGenerator` (one
-/// reusable session on the generator's own thread; generations serialized FIFO; cancellation checked
-/// before every token).
+/// A loaded model behind `LocalInferenceEngine`, generating through the engine's `BatchedGenerator`:
+/// up to `concurrency` generations decoded together on its own thread, more waiting in arrival
+/// order, cancellation checked before every step.
 final class LocalEngine: LocalInferenceEngine {
     let model: LanguageModel
-    let generator: LocalGenerator
+    let generator: BatchedGenerator
     let contextLength: Int
     let threads: Int
+    var concurrency: Int { generator.capacity }
 
-    init(model: LanguageModel, contextLength: Int, threads: Int) {
+    init(model: LanguageModel, contextLength: Int, threads: Int, batchSize: Int) {
         self.model = model; self.contextLength = contextLength; self.threads = threads
-        generator = LocalGenerator(model: model, contextLength: contextLength, threads: threads)
+        generator = BatchedGenerator(model: model, capacity: batchSize, contextLength: contextLength, threads: threads)
     }
 
     func tokenCount(of text: String, parseSpecial: Bool) -> Int {
@@ -29,8 +30,8 @@ final class LocalEngine: LocalInferenceEngine {
         }
         let options = GenerationOptions(maxTokens: maxTokens, sampler: Self.samplerConfiguration(sampling),
                                         stopSequences: sampling.stopSequences, addBOS: true, parseSpecial: prompt.parseSpecial)
-        // Mapped on the generator's inference thread: no forwarding task that a busy cooperative pool
-        // could delay, so dropping this stream stops the generation within one token.
+        // Mapped on the generator's thread: no forwarding task that a busy cooperative pool could
+        // delay, so dropping this stream stops the generation within one step.
         return generator.events(ids: ids, options: options) { event -> LocalEngineEvent? in
             switch event {
             case .token(let token): return .token(token.text)

@@ -1,12 +1,26 @@
-import Dispatch
+import Foundation
 import SwitchboardInference
 
 /// Loads a verified GGUF file of any family the engine implements (`SwitchboardInference.LanguageModel`).
 public struct LocalEngineLoader: LocalEngineLoading {
     /// Kernel threads per forward pass.
     public var threads: Int
+    /// Generations decoded together (continuous batching); nil: chosen from memory
+    /// (`defaultBatchSize`). The provider admits this many requests at once.
+    public var batchSize: Int?
 
-    public init(threads: Int = 2) { self.threads = max(1, threads) }
+    public init(threads: Int = 2, batchSize: Int? = nil) {
+        self.threads = max(1, threads)
+        self.batchSize = batchSize.map { max(1, min($0, 64)) }
+    }
+
+    /// As many sequences as an eighth of the device's memory holds in full-context KV caches, 1…8:
+    /// 8 on a desktop, 2–3 on a phone. (Caches are allocated lazily; this bounds the worst case.)
+    public static func defaultBatchSize(model: LanguageModel, contextLength: Int,
+                                        physicalMemory: UInt64 = ProcessInfo.processInfo.physicalMemory) -> Int {
+        let perSequence = UInt64(max(1, BatchedGenerator.kvBytesPerSequence(model: model, contextLength: contextLength)))
+        return Int(min(8, max(1, physicalMemory / 8 / perSequence)))
+    }
 
     public func load(_ file: VerifiedModelFile, progress: @escaping @Sendable (Double) -> Void) async throws
         -> any LocalInferenceEngine {
@@ -23,7 +37,9 @@ public struct LocalEngineLoader: LocalEngineLoading {
         case .success(let loaded): model = loaded
         case .failure(let error): throw LocalModelError.loadFailed(error.description)
         }
-        return LocalEngine(model: model, contextLength: min(file.contextLength, model.contextLength), threads: threads)
+        let context = min(file.contextLength, model.contextLength)
+        return LocalEngine(model: model, contextLength: context, threads: threads,
+                           batchSize: batchSize ?? Self.defaultBatchSize(model: model, contextLength: context))
     }
 }
 

@@ -12,6 +12,8 @@ public enum LocalEngineEvent: Sendable, Hashable {
 public protocol LocalInferenceEngine: Sendable {
     /// Context length the engine was loaded with.
     var contextLength: Int { get }
+    /// Generations the engine runs at once (its batch size).
+    var concurrency: Int { get }
     /// Tokens of `text` without BOS, as `generate` would tokenize it.
     func tokenCount(of text: String, parseSpecial: Bool) -> Int
     /// Generates a reply to `prompt` (BOS is prepended). Ending the iteration or cancelling the consumer's
@@ -22,7 +24,13 @@ public protocol LocalInferenceEngine: Sendable {
     func measureThroughput(promptTokens: Int, generatedTokens: Int) async throws -> EngineThroughput
 }
 
+extension LocalEngineLoading {
+    public var batchSize: Int? { nil }
+}
+
 extension LocalInferenceEngine {
+    public var concurrency: Int { 1 }
+
     public func measureThroughput(promptTokens: Int, generatedTokens: Int) async throws -> EngineThroughput {
         throw ProviderError.unavailable("this engine does not measure its throughput")
     }
@@ -30,6 +38,9 @@ extension LocalInferenceEngine {
 
 /// Opens a verified model file. `progress` gets 0...1.
 public protocol LocalEngineLoading: Sendable {
+    /// Generations the loaded engine will run at once, when known before loading (the provider
+    /// advertises it as its concurrency).
+    var batchSize: Int? { get }
     func load(_ file: VerifiedModelFile, progress: @escaping @Sendable (Double) -> Void) async throws
         -> any LocalInferenceEngine
 }

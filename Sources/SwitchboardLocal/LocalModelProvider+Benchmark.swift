@@ -7,7 +7,7 @@ extension LocalModelProvider {
         let engine = try await admit()
         let result: Result<EngineThroughput, any Error>
         do {
-            try await acquireSlot()
+            try await acquireSlot(limit: 1)
             do { result = .success(try await engine.measureThroughput(promptTokens: promptTokens, generatedTokens: generatedTokens)) }
             catch { result = .failure(error) }
             releaseSlot()

@@ -25,7 +25,7 @@ extension LocalModelProvider {
             let builder = PromptBuilder(format: configuration.promptFormat, contextLength: engine.contextLength,
                                         counter: TokenCounter { engine.tokenCount(of: $0, parseSpecial: $1) })
             let prompt = try builder.build(request)
-            try await acquireSlot()
+            try await acquireSlot(limit: engine.concurrency)
             outcome = await Self.stream(engine, prompt: prompt, request: request, into: output)
             await releaseSlot()
         } catch {
@@ -73,9 +73,9 @@ extension LocalModelProvider {
         waiter.continuation.resume(throwing: CancellationError())
     }
 
-    /// The engine runs one generation at a time; waiters are served in arrival order.
-    func acquireSlot() async throws {
-        guard slotBusy else { slotBusy = true; return }
+    /// The engine runs `limit` generations at once (its batch size); waiters are served in arrival order.
+    func acquireSlot(limit: Int) async throws {
+        guard slotsInUse >= max(1, limit) || !slotWaiters.isEmpty else { slotsInUse += 1; return }
         let ticket = takeTicket()
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
@@ -88,8 +88,8 @@ extension LocalModelProvider {
     }
 
     func releaseSlot() {
-        if slotWaiters.isEmpty { slotBusy = false; return }
-        // Hand the slot straight to the next waiter: it stays busy.
+        if slotWaiters.isEmpty { slotsInUse -= 1; return }
+        // Hand the slot straight to the next waiter: it stays in use.
         slotWaiters.removeFirst().continuation.resume()
     }
 

@@ -2,13 +2,14 @@ import Foundation
 import SwitchboardCore
 import SwitchboardInference
 
-/// The on-device provider: one verified model file, loaded on demand, generating one request at a time.
+/// The on-device provider: one verified model file, loaded on demand, generating up to its engine's
+/// batch size of requests at once (continuous batching), more waiting in arrival order.
 ///
 /// Requests arriving while the model loads wait for it; the model is unloaded after `idleTimeout` without
 /// requests, under critical memory pressure (polled from `deviceState`, or reported with
-/// `handleMemoryPressure`), or on `unload()`, and reloaded by the next request. Generation is serialized on
-/// the engine (FIFO here; register the provider with a concurrency limit of 1 so the runtime's load
-/// balancer orders the queue by priority).
+/// `handleMemoryPressure`), or on `unload()`, and reloaded by the next request. The provider advertises
+/// its batch size as `capabilities.maxConcurrency`, which the runtime's load balancer uses as its slot
+/// count (ordering the rest by priority) unless the configuration names another limit.
 public actor LocalModelProvider: Provider {
     public nonisolated let id: ProviderID
     public nonisolated let capabilities: ProviderCapabilities
@@ -32,7 +33,8 @@ public actor LocalModelProvider: Provider {
     var loadWaiters: [(ticket: UInt64, continuation: CheckedContinuation<Void, any Error>)] = []
     var progressObservers: [UInt64: AsyncStream<LoadProgress>.Continuation] = [:]
     var lastProgress = LoadProgress(phase: .verifying, fraction: 0)
-    var slotBusy = false
+    /// Generations running on the engine (at most its `concurrency`).
+    var slotsInUse = 0
     /// Requests waiting for the generation slot, in arrival order.
     var slotWaiters: [(ticket: UInt64, continuation: CheckedContinuation<Void, any Error>)] = []
     public internal(set) var statistics = LocalProviderStatistics()
@@ -58,8 +60,12 @@ public actor LocalModelProvider: Provider {
         let context = min(configuration.contextLength, Self.declaredContextLength(at: self.modelPath) ?? .max)
         self.capabilities = ProviderCapabilities(
             isOnDevice: true, maxContextTokens: context, supportsImages: false, supportsStructuredOutput: false,
-            followsInstructions: configuration.promptFormat.isChat, pricing: .free, expectedTimeToFirstToken: .milliseconds(150), expectedTokensPerSecond: 40)
+            followsInstructions: configuration.promptFormat.isChat, maxConcurrency: loader.batchSize ?? Self.defaultConcurrency, pricing: .free, expectedTimeToFirstToken: .milliseconds(150), expectedTokensPerSecond: 40)
     }
+
+    /// Requests admitted at once when the loader does not fix its batch size: the engine's batch
+    /// chosen from memory is at least this on any device that can run the model well (up to 8).
+    public static let defaultConcurrency = 4
 
     public func availability() -> ProviderAvailability {
         switch lifecycle.state {

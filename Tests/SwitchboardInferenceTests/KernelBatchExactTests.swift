@@ -24,7 +24,7 @@ import Testing
     func check(_ format: WeightFormat, columns: Int) throws {
         let rows = 9
         let kind = try #require(format.activationKind)
-        for count in [1, 3, 8, 25, 64] {
+        for count in [1, 3, 4, 5, 7, 8, 25, 64] {
             var rng = Rng(state: UInt64(columns) &* 131 &+ UInt64(count))
             let weights = KernelDecodedTileTests().weights(format, columns: columns, rows: rows, rng: &rng)
             let x = input(columns: columns, count: count, rng: &rng)

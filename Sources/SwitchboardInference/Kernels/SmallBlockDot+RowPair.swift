@@ -73,3 +73,38 @@ struct UnpackShifts {
         bits = UnsafeRawPointer(table).loadUnaligned(fromByteOffset: 64, as: SIMD16<UInt32>.self)
     }
 }
+
+extension SmallBlockDot {
+    /// `dotRowPair` against four activation rows at once (a batched decode step): each block of both
+    /// weight rows is unpacked once and multiplied with every row while it sits in registers. Per
+    /// activation row the arithmetic and its order are `dotRowPair`'s, so results are bit-identical.
+    @inline(__always)
+    static func dotRowPair4<C: SmallBlockCodec>(_ codec: C.Type, _ w0: UnsafeRawPointer, _ w1: UnsafeRawPointer,
+                                                _ a: (PairedActivationRow, PairedActivationRow, PairedActivationRow, PairedActivationRow),
+                                                blocks: Int) -> (SIMD4<Float>, SIMD4<Float>) {
+        let bytes = C.blockBytes
+        var acc0 = SIMD16<Float>(), acc1 = SIMD16<Float>(), acc2 = SIMD16<Float>(), acc3 = SIMD16<Float>()
+        var min0 = SIMD4<Float>(), min1 = SIMD4<Float>()
+        var x0 = w0, x1 = w1
+        let shifts = a.0.shifts
+        for b in 0..<blocks {
+            let w = C.unpackRows(x0, x1, shifts)
+            let d = IntegerDot.halves(HalfFloat.load(x0, 0), HalfFloat.load(x1, 0))
+            @inline(__always) func step(_ row: PairedActivationRow, _ acc: inout SIMD16<Float>) {
+                let values = row.values + 64 * b
+                let s = C.isNarrow ? IntegerDot.pairedIntNarrow(w, values) : IntegerDot.pairedInt(w, values)
+                acc.addProduct(IntegerDot.convert(s), d * SIMD16(repeating: row.scales[b]))
+            }
+            step(a.0, &acc0); step(a.1, &acc1); step(a.2, &acc2); step(a.3, &acc3)
+            if C.hasMinimum {
+                let sums = SIMD4(a.0.sums[b], a.1.sums[b], a.2.sums[b], a.3.sums[b])
+                min0.addProduct(SIMD4(repeating: HalfFloat.load(x0, 2)), sums)
+                min1.addProduct(SIMD4(repeating: HalfFloat.load(x1, 2)), sums)
+            }
+            x0 += bytes; x1 += bytes
+        }
+        let r0 = SIMD4(IntegerDot.sum8(acc0.lowHalf), IntegerDot.sum8(acc1.lowHalf), IntegerDot.sum8(acc2.lowHalf), IntegerDot.sum8(acc3.lowHalf))
+        let r1 = SIMD4(IntegerDot.sum8(acc0.highHalf), IntegerDot.sum8(acc1.highHalf), IntegerDot.sum8(acc2.highHalf), IntegerDot.sum8(acc3.highHalf))
+        return C.hasMinimum ? (r0 + min0, r1 + min1) : (r0, r1)
+    }
+}

@@ -51,6 +51,30 @@ enum MatMul {
     private static func small<C: SmallBlockCodec>(_ format: C.Type, _ w: WeightMatrix, _ a: ActivationBuffer, count: Int, rows: Range<Int>, out: UnsafeMutablePointer<Float>, outStride: Int) {
         assert(a.kind == .q8_0, "32-value-block weights take Q8_0 activations")
         let blocks = w.columns / 32
+        if count > 1 && count < 16 {
+            // A batched decode step: rows in registers, four activation rows at a time (no decoded
+            // scratch, which only pays off over a prefill slice's many rows).
+            var r = rows.lowerBound
+            let ahead = w.prefetchRows
+            while r < rows.upperBound {
+                if r + ahead + 2 <= w.rows { Prefetch.read(w.row(r + ahead), count: 2 * w.rowBytes) }
+                let r1 = min(r + 1, rows.upperBound - 1)
+                var t = 0
+                while t + 4 <= count {
+                    let (v0, v1) = SmallBlockDot.dotRowPair4(format, w.row(r), w.row(r1),
+                                                             (a.pairedRow(t), a.pairedRow(t + 1), a.pairedRow(t + 2), a.pairedRow(t + 3)), blocks: blocks)
+                    for i in 0..<4 { out[(t + i) * outStride + r] = v0[i]; out[(t + i) * outStride + r1] = v1[i] }
+                    t += 4
+                }
+                while t < count {
+                    let (v0, v1) = SmallBlockDot.dotRowPair(format, w.row(r), w.row(r1), a.pairedRow(t), blocks: blocks)
+                    out[t * outStride + r] = v0; out[t * outStride + r1] = v1
+                    t += 1
+                }
+                r += 2
+            }
+            return
+        }
         if count == 1 {
             let paired = a.pairedRow(0)
             var r = rows.lowerBound
