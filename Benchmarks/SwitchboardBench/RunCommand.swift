@@ -35,8 +35,9 @@ enum RunCommand: BenchCommand {
         let audit = arguments.string("audit").map { _ in AuditTrail() }
         let coordinator = Coordinator(
             providers: fleet.all,
-            // One generation at a time on each engine: the load balancer queues the rest by priority.
-            configuration: SwitchboardConfiguration(concurrency: [fleet.localID: 1, fleet.chatID: 1], seed: seed),
+            // Each engine decodes its requests together (its batch size, advertised as the providers'
+            // maxConcurrency); the load balancer queues the rest by priority.
+            configuration: SwitchboardConfiguration(seed: seed),
             deviceState: SystemStateSource(), analyzer: RequestAnalyzer(), metrics: metrics, cache: CacheActor(), audit: audit)
         let jobs = BenchWorkload.jobs(localRequests: localRequests, chatRequests: chatRequests, remoteRequests: remoteRequests,
                                       maxTokens: maxTokens, localID: fleet.localID, chatID: fleet.chatID, seed: seed)
