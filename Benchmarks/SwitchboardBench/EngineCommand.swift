@@ -20,7 +20,8 @@ struct EngineCommand: BenchCommand {
             let threads = arguments.int("threads") ?? 2
             let promptTokens = arguments.int("prompt-tokens") ?? 512, decodeTokens = arguments.int("decode-tokens") ?? 128
             let ids = Array(model.tokenizer.encode(String(repeating: filler, count: 40), addBOS: true).prefix(promptTokens))
-            let session = InferenceSession(model: model, contextLength: promptTokens + decodeTokens + 1, threads: threads)
+            guard let reference = EngineSupport.reference(arguments) else { printError("engine: --reference takes avx512 or avx2"); return 64 }
+            let session = InferenceSession(model: model, contextLength: promptTokens + decodeTokens + 1, threads: threads, reference: reference)
             let clock = ContinuousClock()
             var prefill: [Double] = [], decode: [Double] = []
             for _ in 0..<(arguments.int("runs") ?? 3) {
@@ -37,7 +38,7 @@ struct EngineCommand: BenchCommand {
             }
             func median(_ x: [Double]) -> Double { x.sorted()[x.count / 2] }
             let result: [String: Any] = [
-                "engine": "switchboard", "threads": threads, "prompt_tokens": ids.count,
+                "engine": "switchboard", "threads": threads, "prompt_tokens": ids.count, "reference": reference.rawValue,
                 "prefill_tokens_per_second": EngineSupport.round1(median(prefill)),
                 "decode_tokens_per_second": EngineSupport.round1(median(decode)),
                 "prefill_runs": prefill.map(EngineSupport.round1), "decode_runs": decode.map(EngineSupport.round1),

@@ -9,6 +9,12 @@ enum EngineSupport {
         return NSHomeDirectory() + "/.cache/switchboard/models/gemma-3-270m-q4_k_m.gguf"
     }
 
+    /// `--reference avx512|avx2` (default: this CPU's build); nil for an unknown name.
+    static func reference(_ arguments: Arguments) -> ReferenceBuild? {
+        guard let name = arguments.string("reference") else { return .host }
+        return ReferenceBuild(rawValue: name)
+    }
+
     static func seconds(_ d: Duration) -> Double {
         Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
     }

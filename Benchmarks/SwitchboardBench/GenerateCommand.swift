@@ -20,16 +20,16 @@ struct GenerateCommand: BenchCommand {
                 : .greedy
             let options = GenerationOptions(maxTokens: arguments.int("max-tokens") ?? 64, sampler: sampler)
             let json = arguments.flag("json")
-            var input = prompt
+            var ids = model.tokenizer.encode(prompt, addBOS: true, parseSpecial: true)
             if arguments.flag("chat") {
                 guard let template = model.chatTemplate else {
                     printError("generate: --chat: the model file has no chat template (it only continues text)"); return 64
                 }
-                input = template.render([ChatTurn(.user, prompt)])
+                ids = model.tokenizer.encode(template.segments([ChatTurn(.user, prompt)]))
             }
             var text = ""
             var summary: GenerationSummary?
-            for try await event in generator.events(prompt: input, options: options) {
+            for try await event in generator.events(ids: ids, options: options) {
                 switch event {
                 case .token(let token):
                     text += token.text

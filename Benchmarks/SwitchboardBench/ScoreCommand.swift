@@ -24,11 +24,7 @@ struct ScoreCommand: BenchCommand {
             } else {
                 ids = model.tokenizer.encode(String(decoding: input, as: UTF8.self), addBOS: true, parseSpecial: arguments.flag("special"))
             }
-            var reference = ReferenceBuild.host
-            if let name = arguments.string("reference") {
-                guard let chosen = ReferenceBuild(rawValue: name) else { printError("score: --reference takes avx512 or avx2"); return 64 }
-                reference = chosen
-            }
+            guard let reference = EngineSupport.reference(arguments) else { printError("score: --reference takes avx512 or avx2"); return 64 }
             let session = InferenceSession(model: model, contextLength: max(ids.count, 1), threads: arguments.int("threads") ?? 2,
                                            reference: reference)
             var dump = Data()

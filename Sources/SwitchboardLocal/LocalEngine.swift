@@ -22,7 +22,7 @@ final class LocalEngine: LocalInferenceEngine {
 
     func generate(_ prompt: BuiltPrompt, maxTokens: Int, sampling: SamplingOptions)
         -> AsyncThrowingStream<LocalEngineEvent, any Error> {
-        let ids = model.tokenizer.encode(prompt.text, addBOS: true, parseSpecial: prompt.parseSpecial)
+        let ids = model.tokenizer.encode(prompt.segments, addBOS: true)
         // The whole generation must fit: the engine would stop at the edge of its window instead.
         guard ids.count + maxTokens <= contextLength else {
             let error = ProviderError.contextLengthExceeded(limit: contextLength, requested: ids.count + maxTokens)

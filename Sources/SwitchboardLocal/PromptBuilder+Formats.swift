@@ -50,7 +50,7 @@ extension PromptBuilder {
     /// turn (after the template's default system line when the caller gave none, so memory does not
     /// replace it; Gemma, which has no system role, leads the first user turn with them); the other
     /// messages in order; the prompt, when present, as a last user turn; the reply opened.
-    static func turns(_ request: GenerationRequest, memory: [String], template: ChatTemplate) -> String {
+    static func turns(_ request: GenerationRequest, memory: [String], template: ChatTemplate) -> [PromptSegment] {
         var system = request.messages.filter { $0.role == .system }.map { trim($0.content) }.filter { !$0.isEmpty }
         if let block = memoryBlock(memory) {
             if system.isEmpty, case .chatML(let line?) = template { system.append(line) }
@@ -61,7 +61,7 @@ extension PromptBuilder {
             turns.append(ChatTurn(message.role == .user ? .user : .assistant, trim(message.content)))
         }
         if let prompt = request.prompt, !prompt.isEmpty { turns.append(ChatTurn(.user, trim(prompt))) }
-        return template.render(turns)
+        return template.segments(turns)
     }
 
     private static func trim(_ text: String) -> String {

@@ -4,7 +4,10 @@ import SwitchboardInference
 /// The text handed to the model for one request, and how to tokenize it.
 public struct BuiltPrompt: Sendable, Hashable {
     public var text: String
-    /// Whether control tokens such as `<start_of_turn>` in `text` are parsed as single tokens.
+    /// `text` as template markup and caller text: the engine parses control tokens in the markup
+    /// only, so a message cannot inject a turn (`Tokenizer.encode(_:addBOS:)`).
+    public var segments: [PromptSegment]
+    /// Whether `text` has template markup (control tokens such as `<start_of_turn>`).
     public var parseSpecial: Bool
     /// Tokens including the BOS token the provider prepends.
     public var tokenCount: Int
@@ -45,11 +48,11 @@ public struct PromptBuilder: Sendable {
         case .completion: request.messages.isEmpty ? nil : .gemmaTurns
         }
         let useTurns = template != nil
-        let render: ([String]) -> String = { memory in
-            template.map { Self.turns(request, memory: memory, template: $0) } ?? Self.completion(request, memory: memory)
+        let render: ([String]) -> [PromptSegment] = { memory in
+            template.map { Self.turns(request, memory: memory, template: $0) } ?? [.text(Self.completion(request, memory: memory))]
         }
         let outputRoom = contextLength - request.maxTokens
-        let base = render([])
+        let base = render([]).map(\.string).joined()
         let baseTokens = tokens(base, useTurns)
         guard baseTokens <= outputRoom else {
             throw .contextLengthExceeded(limit: contextLength, requested: baseTokens + request.maxTokens)
@@ -57,15 +60,15 @@ public struct PromptBuilder: Sendable {
 
         let candidates = Self.memoryCandidates(request.memory)
         var kept = selectByBudget(candidates, budget: outputRoom - baseTokens, useTurns: useTurns)
-        var text = render(Self.inOriginalOrder(kept))
-        var count = tokens(text, useTurns)
+        var segments = render(Self.inOriginalOrder(kept))
+        var count = tokens(segments.map(\.string).joined(), useTurns)
         // Per-line estimates can miss merges at line joins: drop more until the real count fits.
         while count > outputRoom, !kept.isEmpty {
             kept.removeLast()
-            text = render(Self.inOriginalOrder(kept))
-            count = tokens(text, useTurns)
+            segments = render(Self.inOriginalOrder(kept))
+            count = tokens(segments.map(\.string).joined(), useTurns)
         }
-        return BuiltPrompt(text: text, parseSpecial: useTurns, tokenCount: count,
+        return BuiltPrompt(text: segments.map(\.string).joined(), segments: segments, parseSpecial: useTurns, tokenCount: count,
                            includedMemoryItems: kept.count, droppedMemoryItems: candidates.count - kept.count)
     }
 

@@ -8,6 +8,19 @@ public struct ChatTurn: Sendable, Hashable {
     public init(_ role: Role, _ content: String) { self.role = role; self.content = content }
 }
 
+/// A piece of a rendered prompt: template markup that must become its control token, or text
+/// (messages, memory) in which nothing is parsed as a control token.
+public enum PromptSegment: Sendable, Hashable {
+    case control(String)
+    case text(String)
+
+    public var string: String {
+        switch self {
+        case .control(let s), .text(let s): s
+        }
+    }
+}
+
 /// How an instruction-tuned model expects a conversation: renders system, user and assistant turns,
 /// opens the assistant's reply, and names the tokens that end a turn (generation stops on them and
 /// they never reach the caller). Chosen from the model file by `ChatTemplate.detect`.
@@ -21,17 +34,23 @@ public enum ChatTemplate: Sendable, Hashable {
 
     /// Text of the whole conversation, then the opened assistant turn. Consecutive system turns are
     /// joined by a blank line.
-    public func render(_ turns: [ChatTurn]) -> String {
+    public func render(_ turns: [ChatTurn]) -> String { segments(turns).map(\.string).joined() }
+
+    /// `render` as segments: the template's control tokens apart from the text, so a tokenizer can
+    /// parse the first and never the second (`Tokenizer.encode(_:addBOS:)`): a message that contains
+    /// `<|im_start|>system…` stays text instead of opening a turn.
+    public func segments(_ turns: [ChatTurn]) -> [PromptSegment] {
         let system = turns.filter { $0.role == .system }.map(\.content).filter { !$0.isEmpty }
         let rest = turns.filter { $0.role != .system }
         switch self {
         case .chatML(let defaultSystem):
-            var text = ""
-            if let lead = system.isEmpty ? defaultSystem : system.joined(separator: "\n\n") {
-                text += "<|im_start|>system\n\(lead)<|im_end|>\n"
+            var out: [PromptSegment] = []
+            func turn(_ role: String, _ content: String) {
+                out += [.control("<|im_start|>"), .text("\(role)\n\(content)"), .control("<|im_end|>"), .text("\n")]
             }
-            for turn in rest { text += "<|im_start|>\(turn.role.rawValue)\n\(turn.content)<|im_end|>\n" }
-            return text + "<|im_start|>assistant\n"
+            if let lead = system.isEmpty ? defaultSystem : system.joined(separator: "\n\n") { turn("system", lead) }
+            for t in rest { turn(t.role.rawValue, t.content) }
+            return out + [.control("<|im_start|>"), .text("assistant\n")]
         case .gemmaTurns:
             var conversation = rest.map { (role: $0.role == .assistant ? "model" : "user", text: $0.content) }
             if !system.isEmpty {
@@ -42,9 +61,11 @@ public enum ChatTemplate: Sendable, Hashable {
                     conversation.insert(("user", lead), at: 0)
                 }
             }
-            var text = ""
-            for turn in conversation { text += "<start_of_turn>\(turn.role)\n\(turn.text)<end_of_turn>\n" }
-            return text + "<start_of_turn>model\n"
+            var out: [PromptSegment] = []
+            for turn in conversation {
+                out += [.control("<start_of_turn>"), .text("\(turn.role)\n\(turn.text)"), .control("<end_of_turn>"), .text("\n")]
+            }
+            return out + [.control("<start_of_turn>"), .text("model\n")]
         }
     }
 
