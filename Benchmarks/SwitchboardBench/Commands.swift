@@ -19,6 +19,7 @@ var benchCommands: [any BenchCommand.Type] {
         ScoreCommand.self,
         GenerateCommand.self,
         EngineCommand.self,
+        StructuredCommand.self,
     ]
 }
 

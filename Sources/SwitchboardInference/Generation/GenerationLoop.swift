@@ -6,6 +6,8 @@ struct GenerationLoop {
     /// Time since the generation started.
     let elapsed: () -> Duration
     let isCancelled: () -> Bool
+    /// Token bytes for constrained decoding; built from the tokenizer when nil and needed.
+    var vocabulary: TokenVocabulary? = nil
 
     /// Runs the whole generation for `prompt` (ids), calling `emit` for every token event. The
     /// session is reset first.
@@ -22,6 +24,7 @@ struct GenerationLoop {
         var stops = StopSequenceMatcher(stopSequences: options.stopSequences)
         var recent = prompt.suffix(max(0, options.sampler.repetitionWindow))
         var generated: [Int32] = []
+        var constrained = try makeDecoder(budget: min(options.maxTokens, session.contextLength - prompt.count))
         var logits = try session.prefill(prompt)
         let prefillEnd = elapsed()
         var firstToken: Duration = .zero
@@ -29,9 +32,17 @@ struct GenerationLoop {
         while true {
             if isCancelled() { reason = .cancelled; break }
             if generated.count >= options.maxTokens { reason = .maxTokens; break }
-            let next = sampler.sample(logits, recent: recent)
+            let next: Int32
+            if constrained == nil {
+                next = sampler.sample(logits, recent: recent)
+            } else {
+                do throws(ConstraintError) {
+                    let choice = try constrained?.choose(logits, sampler: &sampler, recent: recent)
+                    next = if case .token(let id) = choice { id } else { stopIDs.min() ?? -1 }
+                } catch { throw .constraint(error) }
+            }
             if generated.isEmpty { firstToken = elapsed() }
-            if stopIDs.contains(next) { reason = .endOfGeneration; break }
+            if stopIDs.contains(next) || next < 0 { reason = .endOfGeneration; break }
             generated.append(next)
             recent.append(next)
             if recent.count > options.sampler.repetitionWindow { recent.removeFirst() }
@@ -47,8 +58,21 @@ struct GenerationLoop {
             if !rest.isEmpty { emit(GeneratedToken(id: last, text: rest, elapsed: elapsed())) }
         }
         let end = elapsed()
+        if reason == .maxTokens || reason == .contextLength, let constrained, !constrained.automaton.canFinish {
+            // Unreachable while the budget reserve holds; never hand back a truncated document silently.
+            throw .constraint(.noAllowedToken("the budget ran out before the document closed"))
+        }
         return GenerationSummary(finishReason: reason, promptTokens: prompt.count, completionTokens: generated.count,
                                  generatedIDs: generated, timeToFirstToken: firstToken, prefillDuration: prefillEnd,
                                  decodeDuration: generated.isEmpty ? .zero : end - firstToken)
+    }
+
+    /// The sequence's constrained decoder when the options ask for one.
+    private func makeDecoder(budget: Int) throws(InferenceError) -> ConstrainedDecoder? {
+        guard let constraint = options.constraint else { return nil }
+        let vocabulary = vocabulary ?? TokenVocabulary(tokenizer: session.model.tokenizer, stopIDs: session.model.stopTokenIDs)
+        do { return try ConstrainedDecoder(constraint: constraint, vocabulary: vocabulary, budget: budget) } catch {
+            throw .constraint(error)
+        }
     }
 }
