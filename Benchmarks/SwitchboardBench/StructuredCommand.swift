@@ -7,8 +7,8 @@ import SwitchboardLocal
 /// "expected"]}` on stdin and prints one line per task: `{"output", "valid", "tokens", "seconds"}`
 /// (and `"correct"` when the task has `expected`: every expected member equal in the output). Greedy,
 /// the instruct model, the prompt as the local provider builds it (system line, user turn, schema
-/// instructions). `--timing` also runs each prompt unconstrained and ends with one line of decode
-/// tokens/s both ways.
+/// instructions). `--timing` also runs each prompt unconstrained for as many tokens as the constrained
+/// answer took (same positions) and ends with one line of decode tokens/s both ways.
 enum StructuredCommand: BenchCommand {
     static let name = "structured"
     static let summary = "schema-constrained JSON from stdin tasks: --model PATH [--max-tokens N] [--timing]"
@@ -31,7 +31,10 @@ enum StructuredCommand: BenchCommand {
                 let task = try StructuredTask(line: line)
                 let result = try await runner.run(task, constrained: true)
                 timing.add(result.summary, constrained: true)
-                if arguments.flag("timing") { timing.add(try await runner.run(task, constrained: false).summary, constrained: false) }
+                if arguments.flag("timing") {
+                    let plain = try await runner.run(task, constrained: false, tokens: result.summary.completionTokens)
+                    timing.add(plain.summary, constrained: false)
+                }
                 print(result.line(expected: task.expected))
             } catch {
                 printError("structured: line \(lineNumber): \(error)")

@@ -38,7 +38,9 @@ struct StructuredTaskRunner {
         }
     }
 
-    func run(_ task: StructuredTask, constrained: Bool) async throws -> Result {
+    /// `tokens` caps the generation below `maxTokens` (timing: the unconstrained run decodes as many
+    /// tokens as the constrained one did, at the same positions).
+    func run(_ task: StructuredTask, constrained: Bool, tokens: Int? = nil) async throws -> Result {
         let request = GenerationRequest(prompt: task.prompt, messages: [ChatMessage(.system, AskCommand.defaultSystem)],
                                         output: .schema(task.schema), maxTokens: maxTokens)
         let tokenizer = model.tokenizer
@@ -47,7 +49,7 @@ struct StructuredTaskRunner {
         let prompt = try builder.build(request)
         let ids = tokenizer.encode(prompt.text, addBOS: true, parseSpecial: prompt.parseSpecial)
         let constraint = constrained ? try JSONConstraint(task.schema.grammar) : nil
-        let options = GenerationOptions(maxTokens: maxTokens, sampler: .greedy, constraint: constraint)
+        let options = GenerationOptions(maxTokens: max(1, min(tokens ?? maxTokens, maxTokens)), sampler: .greedy, constraint: constraint)
         let start = ContinuousClock.now
         var text = ""
         var summary: GenerationSummary?
