@@ -8,10 +8,11 @@ import SwitchboardLocal
 /// brief, accurate assistant; the model's own default line makes it ramble). `--complete` sends the
 /// prompt as text to continue to the base model instead (Gemma 3; `--model PATH`).
 /// `--openai-base-url URL --openai-model NAME [--openai-key-env VAR]` adds an OpenAI-compatible remote
-/// provider (private requests still never leave the device).
+/// provider (private requests still never leave the device). `--schema FILE` asks for JSON following
+/// the JSON Schema in FILE (`text` is then that JSON; served on device by constrained decoding).
 enum AskCommand: BenchCommand {
     static let name = "ask"
-    static let summary = "one question through the runtime: --prompt TEXT [--system TEXT] [--complete] [--max-tokens N] [--json]"
+    static let summary = "one question through the runtime: --prompt TEXT [--system TEXT] [--complete] [--schema FILE] [--max-tokens N] [--json]"
     static let defaultSystem = "You are a helpful assistant. Answer briefly and accurately."
 
     struct Answer: Encodable {
@@ -33,7 +34,14 @@ enum AskCommand: BenchCommand {
             printError("ask needs --prompt TEXT"); return 64
         }
         let json = arguments.flag("json")
-        let maxTokens = arguments.int("max-tokens") ?? 48
+        var output = OutputFormat.text
+        if let file = arguments.string("schema") {
+            do {
+                let schema = try GenerationSchema(jsonSchema: try String(contentsOfFile: file, encoding: .utf8))
+                output = .schema(schema)
+            } catch { printError("--schema \(file): \(error)"); return 64 }
+        }
+        let maxTokens = arguments.int("max-tokens") ?? (output.isStructured ? 128 : 48)
         guard maxTokens >= 1 else { printError("--max-tokens must be positive"); return 64 }
         let remote: [any Provider]
         switch askRemoteProviders(arguments) {
@@ -55,7 +63,8 @@ enum AskCommand: BenchCommand {
         // Preference never overrides privacy: personal and sensitive prompts stay on the device.
         let system = arguments.string("system") ?? defaultSystem
         let request = GenerationRequest(prompt: prompt, kind: complete ? .completion : .chat,
-                                        messages: complete || system.isEmpty ? [] : [ChatMessage(.system, system)], maxTokens: maxTokens,
+                                        messages: complete || system.isEmpty ? [] : [ChatMessage(.system, system)],
+                                        output: output, maxTokens: maxTokens,
                                         sampling: SamplingOptions(temperature: arguments.double("temperature") ?? 0,
                                                                   seed: arguments.int("seed").map { UInt64($0) }),
                                         preferredProviders: remote.map(\.id))

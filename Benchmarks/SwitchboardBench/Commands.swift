@@ -20,6 +20,7 @@ var benchCommands: [any BenchCommand.Type] {
         GenerateCommand.self,
         EngineCommand.self,
         BatchCommand.self,
+        StructuredCommand.self,
     ]
 }
 

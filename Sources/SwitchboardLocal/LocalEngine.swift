@@ -22,6 +22,13 @@ final class LocalEngine: LocalInferenceEngine {
 
     func generate(_ prompt: BuiltPrompt, maxTokens: Int, sampling: SamplingOptions)
         -> AsyncThrowingStream<LocalEngineEvent, any Error> {
+        generate(prompt, maxTokens: maxTokens, sampling: sampling, schema: nil)
+    }
+
+    func generate(_ prompt: BuiltPrompt, maxTokens: Int, sampling: SamplingOptions, schema: GenerationSchema?)
+        -> AsyncThrowingStream<LocalEngineEvent, any Error> {
+        let constraint: JSONConstraint?
+        do { constraint = try schema?.constraint() } catch { return AsyncThrowingStream { throw error } }
         let ids = model.tokenizer.encode(prompt.segments, addBOS: true)
         // The whole generation must fit: the engine would stop at the edge of its window instead.
         guard ids.count + maxTokens <= contextLength else {
@@ -29,7 +36,8 @@ final class LocalEngine: LocalInferenceEngine {
             return AsyncThrowingStream { throw error }
         }
         let options = GenerationOptions(maxTokens: maxTokens, sampler: Self.samplerConfiguration(sampling),
-                                        stopSequences: sampling.stopSequences, addBOS: true, parseSpecial: prompt.parseSpecial)
+                                        stopSequences: constraint == nil ? sampling.stopSequences : [], addBOS: true,
+                                        parseSpecial: prompt.parseSpecial, constraint: constraint)
         // Mapped on the generator's thread: no forwarding task that a busy cooperative pool could
         // delay, so dropping this stream stops the generation within one step.
         return generator.events(ids: ids, options: options) { event -> LocalEngineEvent? in

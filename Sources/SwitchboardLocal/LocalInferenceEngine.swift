@@ -20,6 +20,11 @@ public protocol LocalInferenceEngine: Sendable {
     /// task stops generation within one token. Errors are `InferenceError`s or `ProviderError`s.
     func generate(_ prompt: BuiltPrompt, maxTokens: Int, sampling: SamplingOptions)
         -> AsyncThrowingStream<LocalEngineEvent, any Error>
+    /// Generates JSON following `schema` (constrained decoding), complete within `maxTokens`; with
+    /// nil, as `generate(_:maxTokens:sampling:)`. Engines without a constrained decoder throw
+    /// `invalidRequest` for a schema.
+    func generate(_ prompt: BuiltPrompt, maxTokens: Int, sampling: SamplingOptions, schema: GenerationSchema?)
+        -> AsyncThrowingStream<LocalEngineEvent, any Error>
     /// Times a prefill of `promptTokens` tokens and `generatedTokens` single-token decodes (benchmarks).
     func measureThroughput(promptTokens: Int, generatedTokens: Int) async throws -> EngineThroughput
 }
@@ -30,6 +35,12 @@ extension LocalEngineLoading {
 
 extension LocalInferenceEngine {
     public var concurrency: Int { 1 }
+
+    public func generate(_ prompt: BuiltPrompt, maxTokens: Int, sampling: SamplingOptions, schema: GenerationSchema?)
+        -> AsyncThrowingStream<LocalEngineEvent, any Error> {
+        guard schema != nil else { return generate(prompt, maxTokens: maxTokens, sampling: sampling) }
+        return AsyncThrowingStream { throw ProviderError.invalidRequest("this on-device engine cannot constrain its output to a schema") }
+    }
 
     public func measureThroughput(promptTokens: Int, generatedTokens: Int) async throws -> EngineThroughput {
         throw ProviderError.unavailable("this engine does not measure its throughput")

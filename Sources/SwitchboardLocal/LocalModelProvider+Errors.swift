@@ -22,6 +22,9 @@ extension LocalModelProvider {
         case .emptyPrompt, .invalidToken: .invalidRequest(error.description)
         case .cancelled: .cancelled
         case .gguf, .unsupportedArchitecture, .missingTensor, .unsupportedTensor, .tokenizer, .batchTooLarge: .unavailable(error.description)
+        // Too small a budget is the caller's to fix; a schema this engine cannot enforce may suit another provider.
+        case .constraint(.budgetTooSmall): .invalidRequest(error.description)
+        case .constraint: .unavailable(error.description)
         }
     }
 }

@@ -25,8 +25,9 @@ extension LocalModelProvider {
             let builder = PromptBuilder(format: configuration.promptFormat, contextLength: engine.contextLength,
                                         counter: TokenCounter { engine.tokenCount(of: $0, parseSpecial: $1) })
             let prompt = try builder.build(request)
+            let schema = try request.output.generationSchema()
             try await acquireSlot(limit: engine.concurrency)
-            outcome = await Self.stream(engine, prompt: prompt, request: request, into: output)
+            outcome = await Self.stream(engine, prompt: prompt, request: request, schema: schema, into: output)
             await releaseSlot()
         } catch {
             outcome = .failure(Self.providerError(error))
@@ -113,12 +114,13 @@ extension LocalModelProvider {
     /// Streams the engine's tokens through the stop-sequence filter. Returns the usage reported in
     /// `finished`, which has been yielded; on failure nothing more is yielded.
     static func stream(_ engine: any LocalInferenceEngine, prompt: BuiltPrompt, request: GenerationRequest,
-                       into output: AsyncThrowingStream<ProviderEvent, any Error>.Continuation) async
+                       schema: GenerationSchema? = nil, into output: AsyncThrowingStream<ProviderEvent, any Error>.Continuation) async
         -> Result<TokenUsage, ProviderError> {
-        var filter = StopSequenceFilter(request.sampling.stopSequences)
+        // A stop sequence would cut a JSON answer short: structured requests end with their document.
+        var filter = StopSequenceFilter(schema == nil ? request.sampling.stopSequences : [])
         var generated = 0
         do {
-            for try await event in engine.generate(prompt, maxTokens: request.maxTokens, sampling: request.sampling) {
+            for try await event in engine.generate(prompt, maxTokens: request.maxTokens, sampling: request.sampling, schema: schema) {
                 switch event {
                 case .token(let text):
                     generated += 1

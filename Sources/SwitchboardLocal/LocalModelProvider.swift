@@ -59,7 +59,7 @@ public actor LocalModelProvider: Provider {
         self.lifecycle = ModelLifecycle(idleTimeout: idleTimeout)
         let context = min(configuration.contextLength, Self.declaredContextLength(at: self.modelPath) ?? .max)
         self.capabilities = ProviderCapabilities(
-            isOnDevice: true, maxContextTokens: context, supportsImages: false, supportsStructuredOutput: false,
+            isOnDevice: true, maxContextTokens: context, supportsImages: false, supportsStructuredOutput: configuration.promptFormat.isChat,
             followsInstructions: configuration.promptFormat.isChat, maxConcurrency: loader.batchSize ?? Self.defaultConcurrency, pricing: .free, expectedTimeToFirstToken: .milliseconds(150), expectedTokensPerSecond: 40)
     }
 

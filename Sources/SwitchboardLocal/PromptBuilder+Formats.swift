@@ -61,6 +61,10 @@ extension PromptBuilder {
             turns.append(ChatTurn(message.role == .user ? .user : .assistant, trim(message.content)))
         }
         if let prompt = request.prompt, !prompt.isEmpty { turns.append(ChatTurn(.user, trim(prompt))) }
+        // A structured request carries its schema: appended to the last user turn.
+        if let schema = try? request.output.generationSchema(), let last = turns.lastIndex(where: { $0.role == .user }) {
+            turns[last].content += "\n" + StructuredPrompt.instructions(for: schema)
+        }
         return template.segments(turns)
     }
 

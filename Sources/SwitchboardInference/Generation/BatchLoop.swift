@@ -15,6 +15,8 @@ struct BatchLoop {
         var firstToken: Duration?
         /// Set when the sequence stops; it is retired after the current step.
         var finishing: FinishReason?
+        /// Set when its decoder fails (a constrained document with no allowed token).
+        var error: InferenceError?
         var decoding: Bool { fed == request.ids.count }
     }
 
@@ -23,6 +25,8 @@ struct BatchLoop {
     let now: @Sendable () -> Duration
     private var running: [Running] = []
     private var freeSlots: [Int]
+    /// Every token's bytes, built at the first constrained request (once per model).
+    private var vocabulary: TokenVocabulary?
     private var steps: [(slot: Int, token: Int32)] = []
 
     init(session: BatchedSession, inbox: BatchInbox, now: @escaping @Sendable () -> Duration) {
@@ -56,10 +60,19 @@ struct BatchLoop {
                 request.deliver(.failed(InferenceError.contextLengthExceeded(limit: session.contextLength, requested: ids.count)))
                 continue
             }
+            if request.options.constraint != nil, vocabulary == nil {
+                vocabulary = TokenVocabulary(tokenizer: session.model.tokenizer, stopIDs: session.model.stopTokenIDs)
+            }
+            let decoder: SequenceDecoder
+            do {
+                decoder = try SequenceDecoder(model: session.model, prompt: ids, options: request.options,
+                                              room: session.contextLength - ids.count, vocabulary: vocabulary)
+            } catch {
+                request.deliver(.failed(error)); continue
+            }
             let slot = freeSlots.removeLast()
             session.reset(slot)
-            running.append(Running(request: request, slot: slot,
-                                   decoder: SequenceDecoder(model: session.model, prompt: ids, options: request.options), started: now()))
+            running.append(Running(request: request, slot: slot, decoder: decoder, started: now()))
         }
     }
 
@@ -79,7 +92,7 @@ struct BatchLoop {
             if let logits {
                 running[i].prefilled = now() - running[i].started
                 advance(i, logits)
-                if let reason = running[i].finishing { finish(i, reason: reason) }
+                if let reason = running[i].finishing { finish(i, reason: reason) } else if let error = running[i].error { fail(i, error) }
             }
         } catch {
             fail(i, error)
@@ -103,7 +116,7 @@ struct BatchLoop {
             return
         }
         for i in running.indices.reversed() {
-            if let reason = running[i].finishing { finish(i, reason: reason) }
+            if let reason = running[i].finishing { finish(i, reason: reason) } else if let error = running[i].error { fail(i, error) }
         }
     }
 
@@ -113,6 +126,7 @@ struct BatchLoop {
         freeSlots.append(sequence.slot)
         let start = sequence.started, deliver = sequence.request.deliver
         sequence.decoder.flush(reason: reason, elapsed: { self.now() - start }) { deliver(.event(.token($0))) }
+        do { try sequence.decoder.checkComplete(reason) } catch { return deliver(.failed(error)) }
         let end = now() - start, generated = sequence.decoder.generated
         let first = sequence.firstToken ?? end
         deliver(.event(.finished(GenerationSummary(
@@ -132,12 +146,16 @@ struct BatchLoop {
         if running[i].firstToken == nil { running[i].firstToken = now() - start }
         let deliver = running[i].request.deliver
         let room = session.contextLength - session.position(of: running[i].slot)
-        let step = running[i].decoder.step(logits, room: room, elapsed: { self.now() - start }) { token in
-            deliver(.event(.token(token)))
-        }
-        switch step {
-        case .next(let id): running[i].next = id
-        case .finished(let reason): running[i].finishing = reason
+        do {
+            let step = try running[i].decoder.step(logits, room: room, elapsed: { self.now() - start }) { token in
+                deliver(.event(.token(token)))
+            }
+            switch step {
+            case .next(let id): running[i].next = id
+            case .finished(let reason): running[i].finishing = reason
+            }
+        } catch {
+            running[i].error = error
         }
     }
 }

@@ -7,6 +7,8 @@ struct GenerationLoop {
     /// Time since the generation started.
     let elapsed: () -> Duration
     let isCancelled: () -> Bool
+    /// Token bytes for constrained decoding; built from the tokenizer when nil and needed.
+    var vocabulary: TokenVocabulary? = nil
 
     /// Runs the whole generation for `prompt` (ids), calling `emit` for every token event. The
     /// session is reset first.
@@ -16,7 +18,8 @@ struct GenerationLoop {
             throw .contextLengthExceeded(limit: session.contextLength, requested: prompt.count)
         }
         session.reset()
-        var sequence = SequenceDecoder(model: session.model, prompt: prompt, options: options)
+        var sequence = try SequenceDecoder(model: session.model, prompt: prompt, options: options,
+                                           room: session.contextLength - prompt.count, vocabulary: vocabulary)
         var logits = try session.prefill(prompt)
         let prefillEnd = elapsed()
         var firstToken: Duration = .zero
@@ -24,7 +27,7 @@ struct GenerationLoop {
         while true {
             if isCancelled() { reason = .cancelled; break }
             if sequence.generated.isEmpty { firstToken = elapsed() }
-            switch sequence.step(logits, room: session.contextLength - session.position, elapsed: elapsed, emit: emit) {
+            switch try sequence.step(logits, room: session.contextLength - session.position, elapsed: elapsed, emit: emit) {
             case .finished(let why):
                 reason = why
             case .next(let id):
@@ -34,6 +37,7 @@ struct GenerationLoop {
             break
         }
         sequence.flush(reason: reason, elapsed: elapsed, emit: emit)
+        try sequence.checkComplete(reason)
         let end = elapsed()
         let generated = sequence.generated
         return GenerationSummary(finishReason: reason, promptTokens: prompt.count, completionTokens: generated.count,

@@ -9,14 +9,18 @@ public struct GenerationOptions: Sendable, Equatable {
     public var addBOS: Bool
     /// Turn control-token text such as `<start_of_turn>` in a prompt into single ids.
     public var parseSpecial: Bool
+    /// When set, the output is a JSON document of this shape, complete within `maxTokens`; the
+    /// generation ends when the document does.
+    public var constraint: JSONConstraint?
 
     public init(maxTokens: Int = 256, sampler: SamplerConfiguration = .greedy, stopSequences: [String] = [],
-                addBOS: Bool = true, parseSpecial: Bool = true) {
+                addBOS: Bool = true, parseSpecial: Bool = true, constraint: JSONConstraint? = nil) {
         self.maxTokens = maxTokens
         self.sampler = sampler
         self.stopSequences = stopSequences
         self.addBOS = addBOS
         self.parseSpecial = parseSpecial
+        self.constraint = constraint
     }
 }
 

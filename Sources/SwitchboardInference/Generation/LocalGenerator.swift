@@ -90,6 +90,8 @@ public actor LocalGenerator {
 final class GeneratorState {
     let session: InferenceSession
     var lastSummary: GenerationSummary?
+    /// Token bytes for constrained decoding, built on the first constrained generation.
+    var vocabulary: TokenVocabulary?
 
     init(session: InferenceSession) { self.session = session }
 
@@ -97,8 +99,11 @@ final class GeneratorState {
     func run(ids: [Int32], options: GenerationOptions, clock: @escaping () -> Duration, cancellation: CancellationFlag,
              emit: (GeneratedToken) -> Void) throws(InferenceError) -> GenerationSummary {
         let start = clock()
+        if options.constraint != nil, vocabulary == nil {
+            vocabulary = TokenVocabulary(tokenizer: session.model.tokenizer, stopIDs: session.model.stopTokenIDs)
+        }
         let loop = GenerationLoop(session: session, options: options, elapsed: { clock() - start },
-                                  isCancelled: { cancellation.isCancelled })
+                                  isCancelled: { cancellation.isCancelled }, vocabulary: vocabulary)
         let summary = try loop.run(prompt: ids, emit: emit)
         lastSummary = summary
         return summary

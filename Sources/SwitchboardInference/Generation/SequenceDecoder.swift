@@ -1,5 +1,5 @@
 /// One sequence's generation state between forward passes: the sampler, the recent-token window,
-/// the streaming UTF-8 decoder and the stop matcher. Given the logits after the latest token, `step`
+/// the streaming UTF-8 decoder, the stop matcher and, for structured output, the constrained decoder. Given the logits after the latest token, `step`
 /// picks the next token and says what to emit and whether the sequence is done. Shared by the
 /// single-sequence `GenerationLoop` and the batched scheduler, so a token crosses one path.
 struct SequenceDecoder {
@@ -17,9 +17,15 @@ struct SequenceDecoder {
     private var decoder: StreamingDecoder
     private var stops: StopSequenceMatcher
     private var recent: ArraySlice<Int32>
+    private var constrained: ConstrainedDecoder?
     private(set) var generated: [Int32] = []
 
-    init(model: LanguageModel, prompt: [Int32], options: GenerationOptions) {
+    /// - Parameters:
+    ///   - room: context positions left after the prompt (bounds a constrained document's budget).
+    ///   - vocabulary: every token's bytes, for `options.constraint` (built here when nil; callers
+    ///     that run many constrained generations pass one built once per model).
+    init(model: LanguageModel, prompt: [Int32], options: GenerationOptions, room: Int,
+         vocabulary: TokenVocabulary? = nil) throws(InferenceError) {
         self.options = options
         tokenizer = model.tokenizer
         stopIDs = model.stopTokenIDs
@@ -27,14 +33,30 @@ struct SequenceDecoder {
         decoder = StreamingDecoder(tokenizer: model.tokenizer)
         stops = StopSequenceMatcher(stopSequences: options.stopSequences)
         recent = prompt.suffix(max(0, options.sampler.repetitionWindow))
+        if let constraint = options.constraint {
+            let tokens = vocabulary ?? TokenVocabulary(tokenizer: model.tokenizer, stopIDs: stopIDs)
+            do { constrained = try ConstrainedDecoder(constraint: constraint, vocabulary: tokens, budget: min(options.maxTokens, room)) } catch {
+                throw .constraint(error)
+            }
+        }
     }
 
     /// Samples from `logits` (the buffer may be modified) and advances. `room`: positions left in
     /// the context after this sequence's tokens so far; `elapsed` stamps emitted tokens.
     mutating func step(_ logits: UnsafeMutableBufferPointer<Float>, room: Int, elapsed: () -> Duration,
-                       emit: (GeneratedToken) -> Void) -> Step {
+                       emit: (GeneratedToken) -> Void) throws(InferenceError) -> Step {
         if generated.count >= options.maxTokens { return .finished(.maxTokens) }
-        let next = sampler.sample(logits, recent: recent)
+        let next: Int32
+        if var decoder = constrained {
+            // The document decides: only tokens that keep it valid and closable within the budget.
+            let choice: ConstrainedDecoder.Choice
+            do { choice = try decoder.choose(logits, sampler: &sampler, recent: recent) } catch { throw .constraint(error) }
+            constrained = decoder
+            guard case .token(let id) = choice else { return .finished(.endOfGeneration) }
+            next = id
+        } else {
+            next = sampler.sample(logits, recent: recent)
+        }
         if stopIDs.contains(next) { return .finished(.endOfGeneration) }
         generated.append(next)
         recent.append(next)
@@ -45,6 +67,14 @@ struct SequenceDecoder {
         if generated.count >= options.maxTokens { return .finished(.maxTokens) }
         if room <= 0 { return .finished(.contextLength) }
         return .next(next)
+    }
+
+    /// A constrained document that ran out of budget or context before it closed is an error, never
+    /// a silently truncated document (unreachable while the decoder's budget reserve holds).
+    func checkComplete(_ reason: FinishReason) throws(InferenceError) {
+        if reason == .maxTokens || reason == .contextLength, let constrained, !constrained.automaton.canFinish {
+            throw .constraint(.noAllowedToken("the budget ran out before the document closed"))
+        }
     }
 
     /// Emits text still held back (an incomplete character or a possible stop string) when the

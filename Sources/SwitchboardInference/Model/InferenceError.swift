@@ -17,6 +17,8 @@ public enum InferenceError: Error, Sendable, Equatable, CustomStringConvertible 
     /// The model file has no usable tokenizer.
     case tokenizer(String)
     case cancelled
+    /// The output constraint could not be met (see `ConstraintError`).
+    case constraint(ConstraintError)
 
     public var description: String {
         switch self {
@@ -40,6 +42,8 @@ public enum InferenceError: Error, Sendable, Equatable, CustomStringConvertible 
             "the model's tokenizer could not be loaded: \(detail)"
         case .cancelled:
             "generation was cancelled"
+        case .constraint(let error):
+            error.description
         }
     }
 }

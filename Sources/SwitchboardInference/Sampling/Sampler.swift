@@ -101,7 +101,7 @@ public struct Sampler: Sendable {
         }
     }
 
-    private mutating func applyRepetitionPenalty(_ logits: UnsafeMutableBufferPointer<Float>, recent: some Collection<Int32>) {
+    mutating func applyRepetitionPenalty(_ logits: UnsafeMutableBufferPointer<Float>, recent: some Collection<Int32>) {
         let penalty = configuration.repetitionPenalty
         guard penalty != 1, configuration.repetitionWindow > 0 else { return }
         penalized.removeAll(keepingCapacity: true)

@@ -1,0 +1,70 @@
+import Foundation
+
+/// A Swift type that describes its own schema and decodes from the JSON a model generated for it.
+/// `Codable` does the decoding, so a conforming type needs only `generationSchema` (no macros: the
+/// package has no dependencies). Keep the schema's property names equal to the coding keys.
+///
+/// ```swift
+/// struct Contact: Generable {
+///     var name: String
+///     var age: Int?
+///     static let generationSchema = GenerationSchema.object([
+///         .init("name", .string()), .optional("age", .integer(minimum: 0)),
+///     ])
+/// }
+/// ```
+public protocol Generable: Codable, Sendable {
+    static var generationSchema: GenerationSchema { get }
+}
+
+extension Generable {
+    /// Validates `text` against the schema, then decodes it.
+    public static func decode(generated text: String) throws(StructuredOutputError) -> Self {
+        let content = try generationSchema.parseValid(text)
+        return try decode(content)
+    }
+
+    /// Decodes already validated (or partial, closed) content.
+    public static func decode(_ content: GeneratedContent) throws(StructuredOutputError) -> Self {
+        do { return try JSONDecoder().decode(Self.self, from: Data(content.jsonText.utf8)) } catch {
+            throw .decoding("\(Self.self): \(error)")
+        }
+    }
+}
+
+/// Named people, places, organizations and concepts in a text: the sample of an on-device extraction
+/// (a user's own note stays on the device).
+public struct ExtractedEntities: Generable, Hashable {
+    public var people: [String]
+    public var places: [String]
+    public var organizations: [String]
+    public var concepts: [String]
+
+    public init(people: [String] = [], places: [String] = [], organizations: [String] = [], concepts: [String] = []) {
+        self.people = people; self.places = places; self.organizations = organizations; self.concepts = concepts
+    }
+
+    public static let generationSchema = GenerationSchema.object([
+        .init("people", .array(of: .string(), description: "names of people mentioned", maxItems: 8)),
+        .init("places", .array(of: .string(), description: "cities, countries and other places", maxItems: 8)),
+        .init("organizations", .array(of: .string(), description: "companies and institutions", maxItems: 8)),
+        .init("concepts", .array(of: .string(), description: "main topics, in a few words each", maxItems: 8)),
+    ], description: "the entities named in the text")
+}
+
+/// A short summary of a text: a title, its key points and one paragraph.
+public struct Summary: Generable, Hashable {
+    public var title: String
+    public var keyPoints: [String]
+    public var summary: String
+
+    public init(title: String, keyPoints: [String], summary: String) {
+        self.title = title; self.keyPoints = keyPoints; self.summary = summary
+    }
+
+    public static let generationSchema = GenerationSchema.object([
+        .init("title", .string(description: "a short title", maxLength: 80)),
+        .init("keyPoints", .array(of: .string(maxLength: 160), description: "the main points, one sentence each", minItems: 1, maxItems: 5)),
+        .init("summary", .string(description: "the text summarized in one or two sentences", maxLength: 400)),
+    ], description: "a summary of the text")
+}

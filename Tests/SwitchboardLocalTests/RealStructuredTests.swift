@@ -1,0 +1,83 @@
+import Foundation
+import Switchboard
+import SwitchboardTestKit
+import Testing
+@testable import SwitchboardLocal
+
+/// Structured output on device with the real instruct model: constrained decoding makes every answer
+/// valid, sensitive structured requests stay on the device, typed and streamed answers decode.
+@Suite("Structured output with the real instruct model", .serialized, .enabled(if: RealModel.chatEnabled, RealModel.chatSkipReason))
+struct RealStructuredTests {
+    static let provider = RealChatModelTests.provider
+    static let system = ChatMessage(.system, "You are a helpful assistant. Answer briefly and accurately.")
+
+    static func coordinator(_ extra: [any Provider] = []) -> Coordinator {
+        Coordinator(providers: [provider] + extra, configuration: SwitchboardConfiguration(concurrency: [provider.id: 1]))
+    }
+
+    /// `Tests/Fixtures/golden/smollm2/structured_public.json`, read with the order-keeping reader.
+    static func publicTasks() throws -> [GeneratedContent] {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/golden/smollm2/structured_public.json")
+        let document = try GeneratedContent(json: String(contentsOf: url, encoding: .utf8))
+        guard case .array(let cases)? = document["cases"] else { throw StructuredOutputError.invalidJSON("no cases") }
+        return cases
+    }
+
+    @Test("the local chat provider declares structured output; the base model does not")
+    func capabilities() {
+        #expect(Self.provider.capabilities.supportsStructuredOutput)
+        #expect(!RealModel.provider.capabilities.supportsStructuredOutput)
+    }
+
+    @Test("every public structured task gets a valid answer, and more expected answers than llama.cpp's 2 of 7")
+    func everyPublicTaskIsValid() async throws {
+        let coordinator = Self.coordinator()
+        let tasks = try Self.publicTasks()
+        #expect(tasks.count == 12)
+        var correct = 0
+        for task in tasks {
+            guard let prompt = task["prompt"]?.stringValue, let schemaJSON = task["schema"] else { Issue.record("bad task"); continue }
+            let schema = try GenerationSchema(jsonSchema: schemaJSON.jsonText)
+            let request = GenerationRequest(prompt: prompt, messages: [Self.system], output: .schema(schema), maxTokens: 128)
+            let response = try await coordinator.respond(to: request)
+            #expect(response.providerID == Self.provider.id)
+            let content = try schema.parseValid(response.text)
+            if case .object(let expected)? = task["expected"],
+               expected.allSatisfy({ member in content[member.key].map { $0 == member.value || $0.numberValue == member.value.numberValue && $0.numberValue != nil } ?? false }) {
+                correct += 1
+            }
+        }
+        #expect(correct > 2)
+    }
+
+    @Test("a sensitive structured request is served on device; a structured recording remote receives nothing")
+    func sensitiveStructuredStaysOnDevice() async throws {
+        let remote = RecordingProvider(id: "remote-recorded", capabilities: ProviderCapabilities(
+            isOnDevice: false, maxContextTokens: 128_000, supportsStructuredOutput: true), tokens: ["{}"])
+        let coordinator = Self.coordinator([remote])
+        let request = GenerationRequest(prompt: "Extract the entities: My therapist Dr. Anna Weber in Berlin diagnosed me with depression.",
+                                        messages: [Self.system], maxTokens: 128, preferredProviders: ["remote-recorded"])
+        let answer = try await coordinator.respond(to: request, generating: ExtractedEntities.self)
+        #expect(answer.response.providerID == Self.provider.id)
+        #expect(answer.response.privacy == .sensitive)
+        #expect(await remote.callCount == 0)
+    }
+
+    @Test("a typed answer streams as growing partial snapshots and ends with the decoded value")
+    func streamedSnapshots() async throws {
+        let coordinator = Self.coordinator()
+        let request = GenerationRequest(prompt: "Summarize: The city council approved a new park. Construction starts in May.",
+                                        messages: [Self.system], maxTokens: 96)
+        var snapshots: [StructuredSnapshot<Summary>] = []
+        for try await snapshot in coordinator.streamResponse(to: request, generating: Summary.self) { snapshots.append(snapshot) }
+        #expect(snapshots.count > 2)
+        #expect(zip(snapshots, snapshots.dropFirst()).allSatisfy { $1.text.hasPrefix($0.text) })
+        #expect(snapshots.dropLast().allSatisfy { !$0.isComplete })
+        let last = try #require(snapshots.last)
+        #expect(last.isComplete)
+        let summary = try #require(last.content)
+        #expect(!summary.keyPoints.isEmpty && !summary.title.isEmpty)
+        #expect(snapshots.contains { $0.partial?["title"] != nil && !$0.isComplete })
+    }
+}
