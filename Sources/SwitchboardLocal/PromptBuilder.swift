@@ -48,11 +48,11 @@ public struct PromptBuilder: Sendable {
         let render: ([String]) -> String = { memory in
             template.map { Self.turns(request, memory: memory, template: $0) } ?? Self.completion(request, memory: memory)
         }
-        let outputRoom = contextLength - request.maxTokens
+        let outputRoom = contextLength.saturatingAdd(-max(request.maxTokens, 0))
         let base = render([])
         let baseTokens = tokens(base, useTurns)
         guard baseTokens <= outputRoom else {
-            throw .contextLengthExceeded(limit: contextLength, requested: baseTokens + request.maxTokens)
+            throw .contextLengthExceeded(limit: contextLength, requested: baseTokens.saturatingAdd(request.maxTokens))
         }
 
         let candidates = Self.memoryCandidates(request.memory)

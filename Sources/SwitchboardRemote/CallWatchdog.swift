@@ -1,0 +1,81 @@
+import Synchronization
+import SwitchboardCore
+
+/// Enforces `CallDeadlines` on one running call: a timer re-checks the deadlines when the earliest
+/// one comes due (lazily: tokens only move a time stamp), and on expiry records the typed reason and
+/// cancels the call's task. The reason is recorded before the cancel, so the call reports it instead
+/// of the cancellation it causes.
+final class CallWatchdog: Sendable {
+    private struct State {
+        var deadlines: CallDeadlines?
+        var timer: TimeoutHandle?
+        var expired: ProviderError?
+        var cancel: (@Sendable () -> Void)?
+        var finished = false
+    }
+
+    private let state = Mutex(State())
+    private let clock: ClockSource
+    private let timers: TimeoutScheduler
+
+    init(clock: ClockSource, timers: TimeoutScheduler) {
+        self.clock = clock; self.timers = timers
+    }
+
+    /// What to call on expiry (cancels the call's task); called at once if it already expired.
+    func attach(_ cancel: @escaping @Sendable () -> Void) {
+        let expired = state.withLock { s in s.cancel = cancel; return s.expired != nil }
+        if expired { cancel() }
+    }
+
+    /// Starts the clocks: the request is about to go out.
+    func begin(tokenTimeout: Duration, totalTimeout: Duration) {
+        state.withLock { s in
+            guard !s.finished else { return }
+            s.deadlines = CallDeadlines(start: clock.now(), tokenTimeout: tokenTimeout, totalTimeout: totalTimeout)
+            arm(&s)
+        }
+    }
+
+    /// The body began, or a token arrived.
+    func progress() {
+        let now = clock.now()
+        state.withLock { $0.deadlines?.progress(at: now) }
+    }
+
+    /// Why the watchdog ended the call, if it did.
+    var reason: ProviderError? { state.withLock { $0.expired } }
+
+    /// The call is over; the timer is released.
+    func finish() {
+        let timer = state.withLock { s in
+            s.finished = true
+            defer { s.timer = nil }
+            return s.timer
+        }
+        timer?.cancel()
+    }
+
+    private func arm(_ s: inout State) {
+        guard let deadlines = s.deadlines else { return }
+        let now = clock.now()
+        // Already past (a zero timeout): fire at once, from the timer, outside this lock.
+        let delay = if case .recheck(let at) = deadlines.check(at: now) { at - now } else { Duration.zero }
+        s.timer = timers.after(delay) { self.fired() }
+    }
+
+    private func fired() {
+        let cancel: (@Sendable () -> Void)? = state.withLock { s in
+            guard !s.finished, let deadlines = s.deadlines else { return nil }
+            switch deadlines.check(at: clock.now()) {
+            case .expired(let error):
+                s.expired = error; s.finished = true; s.timer = nil
+                return s.cancel
+            case .recheck:
+                arm(&s)
+                return nil
+            }
+        }
+        cancel?()
+    }
+}
