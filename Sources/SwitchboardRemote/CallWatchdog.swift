@@ -40,7 +40,19 @@ final class CallWatchdog: Sendable {
     /// The body began, or a token arrived.
     func progress() {
         let now = clock.now()
-        state.withLock { $0.deadlines?.progress(at: now) }
+        let stale: TimeoutHandle? = state.withLock { s in
+            guard !s.finished, var deadlines = s.deadlines else { return nil }
+            let began = deadlines.lastProgress == nil
+            deadlines.progress(at: now)
+            s.deadlines = deadlines
+            // A token only moves the stall time later (the timer re-checks lazily); the body's start
+            // brings in a deadline earlier than the armed one.
+            guard began else { return nil }
+            let old = s.timer
+            arm(&s)
+            return old
+        }
+        stale?.cancel()
     }
 
     /// Why the watchdog ended the call, if it did.
