@@ -41,4 +41,15 @@ struct GzipBombTests {
         #expect(error?.classification == .fallbackOnly)
         #expect(ContinuousClock.now - started < .seconds(20))
     }
+
+    @Test func aWholeReplyIsCappedToo() async throws {
+        let bomb = ScriptedReply(status: 200, headers: ["Content-Type": "application/json", "Content-Encoding": "gzip"],
+                                 steps: [.send(GzipBomb.make(periods: Self.periods))], chunked: false)
+        let server = try ScriptedHTTPServer([bomb])
+        defer { server.stop() }
+        var settings = HostileStreamTests.hostile()
+        settings.streaming = false
+        let error = await failure(of: openAI(server, settings: settings).generate(providerRequest()))
+        #expect(error == .responseTooLarge(what: "the response body", limit: 1 << 20))
+    }
 }
