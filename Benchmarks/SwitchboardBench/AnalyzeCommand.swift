@@ -12,6 +12,7 @@ import SwitchboardTestKit
 enum AnalyzeCommand: BenchCommand {
     static let name = "analyze"
     static let summary = "classify prompts from stdin (one per line); prints privacy and entity kinds as JSON"
+    static let options: [BenchOption]? = [.text("corpus"), .text("disable"), .flag("timing"), .integer("repeat", 1...1_000_000)]
 
     static func run(_ arguments: Arguments) async -> Int32 {
         if let path = arguments.string("corpus") { return corpusFigures(path) }

@@ -12,8 +12,12 @@ import SwitchboardLocal
 /// the JSON Schema in FILE (`text` is then that JSON; served on device by constrained decoding).
 enum AskCommand: BenchCommand {
     static let name = "ask"
-    static let summary = "one question through the runtime: --prompt TEXT [--system TEXT] [--complete] [--schema FILE] [--max-tokens N] [--json]"
+    static let summary = "one question through the runtime: --prompt TEXT or TEXT [--system TEXT] [--complete] [--schema FILE] [--max-tokens N] [--json]"
     static let defaultSystem = "You are a helpful assistant. Answer briefly and accurately."
+    static let options: [BenchOption]? = [
+        .text("prompt"), .text("system"), .flag("complete"), .text("schema"), .flag("json"), .integer("max-tokens", 1...1_000_000),
+        .number("temperature", 0...10), .seed(),
+    ] + BenchOption.localModel + RemoteOptions.options
 
     struct Answer: Encodable {
         struct Usage: Encodable {
@@ -30,8 +34,10 @@ enum AskCommand: BenchCommand {
     }
 
     static func run(_ arguments: Arguments) async -> Int32 {
-        guard let prompt = arguments.string("prompt") ?? arguments.positional.first, !prompt.isEmpty else {
-            printError("ask needs --prompt TEXT"); return 64
+        let prompt: String
+        switch Self.prompt(arguments) {
+        case .success(let text): prompt = text
+        case .failure(let error): printError(error.description); return 64
         }
         let json = arguments.flag("json")
         var output = OutputFormat.text
@@ -42,7 +48,6 @@ enum AskCommand: BenchCommand {
             } catch { printError("--schema \(file): \(error)"); return 64 }
         }
         let maxTokens = arguments.int("max-tokens") ?? (output.isStructured ? 128 : 48)
-        guard maxTokens >= 1 else { printError("--max-tokens must be positive"); return 64 }
         let remote: [any Provider]
         switch askRemoteProviders(arguments) {
         case .success(let providers): remote = providers
@@ -66,7 +71,7 @@ enum AskCommand: BenchCommand {
                                         messages: complete || system.isEmpty ? [] : [ChatMessage(.system, system)],
                                         output: output, maxTokens: maxTokens,
                                         sampling: SamplingOptions(temperature: arguments.double("temperature") ?? 0,
-                                                                  seed: arguments.int("seed").map { UInt64($0) }),
+                                                                  seed: arguments.uint64("seed")),
                                         preferredProviders: remote.map(\.id))
         var response: GenerationResponse?
         for await event in coordinator.stream(request) {
@@ -103,5 +108,15 @@ enum AskCommand: BenchCommand {
             FileHandle.standardError.write(Data((summary + "]\n").utf8))
         }
         return 0
+    }
+
+    /// The prompt: `--prompt TEXT` (or `--prompt=TEXT`), or the positional text (`ask what is 2+2`,
+    /// `ask --json -- "-----BEGIN …"`), not both.
+    static func prompt(_ arguments: Arguments) -> Result<String, UsageError> {
+        switch (arguments.string("prompt"), arguments.positionalText) {
+        case (let prompt?, nil) where !prompt.isEmpty, (nil, let prompt?) where !prompt.isEmpty: return .success(prompt)
+        case (.some, .some): return .failure(UsageError(description: "ask takes the prompt once: --prompt TEXT or text after the options, not both"))
+        default: return .failure(UsageError(description: "ask needs a prompt: --prompt TEXT, or the text after the options (after -- if it starts with '-')"))
+        }
     }
 }

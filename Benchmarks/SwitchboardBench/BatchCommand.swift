@@ -9,6 +9,8 @@ import SwitchboardLocal
 struct BatchCommand: BenchCommand {
     static let name = "batch"
     static let summary = "N concurrent local requests, batched: aggregate vs single-stream tok/s; --json"
+    static let options: [BenchOption]? = [.integer("streams", 1...64), .integer("tokens", 1...4096), .flag("json")]
+        + BenchOption.localModel
 
     static let topics = ["a dragon who learns to bake bread", "a lighthouse keeper and a storm", "a robot that paints sunsets",
                          "two friends crossing a desert", "a cat who runs a bakery", "a violin found in an attic",

@@ -4,8 +4,15 @@ import Foundation
 protocol BenchCommand {
     static var name: String { get }
     static var summary: String { get }
+    /// What it accepts; nil reads arguments leniently (see `Arguments`). Declared options are
+    /// checked before `run`: an unknown option or a value out of range exits with 64.
+    static var options: [BenchOption]? { get }
     /// Returns the process exit code.
     static func run(_ arguments: Arguments) async -> Int32
+}
+
+extension BenchCommand {
+    static var options: [BenchOption]? { nil }
 }
 
 /// Every subcommand; the first is the default when none is given.
@@ -29,13 +36,25 @@ enum BenchCommandLine {
         var argv = argv
         let name = argv.first.map { $0.hasPrefix("-") ? "" : $0 } ?? ""
         if !name.isEmpty { argv.removeFirst() }
-        if name == "help" || argv.contains("--help") || argv.contains("-h") {
-            printUsage(); return 0
+        guard let command = name.isEmpty || name == "help" ? benchCommands.first : benchCommands.first(where: { $0.name == name }) else {
+            printError("unknown subcommand '\(BenchOption.shown(name))'"); printUsage(); return 64
         }
-        guard let command = name.isEmpty ? benchCommands.first : benchCommands.first(where: { $0.name == name }) else {
-            printError("unknown subcommand '\(name)'"); printUsage(); return 64
+        let arguments: Arguments
+        switch parse(argv, for: command) {
+        case .success(let parsed): arguments = parsed
+        case .failure(let error): printError(error.description); return 64
         }
-        return await command.run(Arguments(argv))
+        if name == "help" || arguments.flag("help") { printUsage(); return 0 }
+        return await command.run(arguments)
+    }
+
+    /// The arguments as `command` declares them (strict), or leniently when it declares none.
+    static func parse(_ argv: [String], for command: any BenchCommand.Type) -> Result<Arguments, UsageError> {
+        guard let options = command.options else {
+            // Lenient reading: help wherever it appears, as before.
+            return .success(Arguments(argv.contains("-h") || argv.contains("--help") ? ["--help"] : argv))
+        }
+        do { return .success(try Arguments(argv, options: options, command: command.name)) } catch { return .failure(error) }
     }
 
     static func printUsage() {
@@ -47,36 +66,4 @@ enum BenchCommandLine {
 
 func printError(_ message: String) {
     FileHandle.standardError.write(Data("switchboard-bench: \(message)\n".utf8))
-}
-
-/// Minimal `--name value` / `--flag` parsing (no dependencies by design).
-struct Arguments {
-    private var values: [String: String] = [:]
-    private var flags: Set<String> = []
-    private(set) var positional: [String] = []
-
-    init(_ argv: [String]) {
-        var i = 0
-        while i < argv.count {
-            let arg = argv[i]
-            if arg.hasPrefix("--") {
-                let key = String(arg.dropFirst(2))
-                if let eq = key.firstIndex(of: "=") {
-                    values[String(key[..<eq])] = String(key[key.index(after: eq)...])
-                } else if i + 1 < argv.count, !argv[i + 1].hasPrefix("--") {
-                    values[key] = argv[i + 1]; i += 1
-                } else {
-                    flags.insert(key)
-                }
-            } else {
-                positional.append(arg)
-            }
-            i += 1
-        }
-    }
-
-    func string(_ name: String) -> String? { values[name] }
-    func flag(_ name: String) -> Bool { flags.contains(name) || values[name] == "true" }
-    func int(_ name: String) -> Int? { values[name].flatMap { Int($0) } }
-    func double(_ name: String) -> Double? { values[name].flatMap { Double($0) } }
 }

@@ -8,6 +8,9 @@ import SwitchboardInference
 struct EngineCommand: BenchCommand {
     static let name = "engine"
     static let summary = "prefill 512 / decode 128 throughput and peak RSS; prints JSON"
+    static let options: [BenchOption]? = [.text("model"), .integer("threads", 1...256), .integer("prompt-tokens", 1...8192),
+                                          .integer("decode-tokens", 1...8192), .integer("runs", 1...1000), .flag("json"),
+                                          .integer("batch", 1...64), .text("reference")]
 
     static let filler = "The committee reviewed the proposal in detail, weighing the costs of construction against the "
         + "expected benefits to the town. Several members raised concerns about traffic, noise and the "

@@ -8,6 +8,8 @@ import SwitchboardInference
 struct GenerateCommand: BenchCommand {
     static let name = "generate"
     static let summary = "generate text from --prompt; --json for ids and timings"
+    static let options: [BenchOption]? = [.text("prompt"), .text("model"), .integer("threads", 1...256), .number("temperature", 0...10),
+                                          .seed(), .integer("max-tokens", 1...4000), .flag("json"), .flag("chat")]
 
     static func run(_ arguments: Arguments) async -> Int32 {
         guard let prompt = arguments.string("prompt") else { printError("generate: --prompt TEXT is required"); return 64 }
@@ -16,7 +18,7 @@ struct GenerateCommand: BenchCommand {
             let generator = LocalGenerator(model: model, contextLength: 4096, threads: arguments.int("threads") ?? 2)
             let temperature = Float(arguments.double("temperature") ?? 0)
             let sampler = temperature > 0
-                ? SamplerConfiguration(temperature: temperature, seed: UInt64(arguments.int("seed") ?? 0))
+                ? SamplerConfiguration(temperature: temperature, seed: arguments.uint64("seed") ?? 0)
                 : .greedy
             let options = GenerationOptions(maxTokens: arguments.int("max-tokens") ?? 64, sampler: sampler)
             let json = arguments.flag("json")

@@ -8,7 +8,8 @@ import SwitchboardRemote
 ///     --openai-model NAME       the server's model name (default: gemma)
 ///     --openai-key-env VAR      read the API key from this environment variable (default: none)
 ///     --openai-context N        the server's context length in tokens (default: 2048)
-///     --openai-timeout SECONDS  request and idle timeout (default: 120)
+///     --openai-timeout SECONDS  request, idle and no-new-token timeout (default: 120)
+///     --openai-deadline SECONDS the whole request, however busy the stream (default: 600)
 ///     --openai-no-stream-usage  do not send stream_options.include_usage (for servers that reject it)
 ///     --openai-json-object      request JSON as {"type":"json_object","schema":...} (llama-cpp-python)
 ///     --openai-price IN,OUT     US dollars per million input and output tokens (default: free)
@@ -19,12 +20,20 @@ struct RemoteOptions {
           --openai-model NAME      model name on that server (default: gemma)
           --openai-key-env VAR     environment variable holding its API key (default: none)
           --openai-context N       its context length in tokens (default: 2048)
-          --openai-timeout SECONDS request and idle timeout (default: 120)
+          --openai-timeout SECONDS request, idle and no-new-token timeout (default: 120)
+          --openai-deadline SECONDS whole-request deadline (default: 600)
           --openai-no-stream-usage do not ask for usage in streams
           --openai-json-object     use {"type":"json_object","schema":...} for JSON output (llama-cpp-python)
           --openai-price IN,OUT    dollars per million input,output tokens (default: 0,0)
           --openai-budget USD      spending limit for the provider
         """
+
+    /// Every option above, with its range (checked before any command runs).
+    static let options: [BenchOption] = [
+        .text("openai-base-url"), .text("openai-model"), .text("openai-key-env"), .integer("openai-context", 1...10_000_000),
+        .number("openai-timeout", 0.001...604_800), .number("openai-deadline", 0.001...604_800),
+        .flag("openai-no-stream-usage"), .flag("openai-json-object"), .text("openai-price"), .number("openai-budget", 0...1e9),
+    ]
 
     struct Invalid: Error, CustomStringConvertible {
         var description: String
@@ -35,6 +44,7 @@ struct RemoteOptions {
     var keyVariable: String?
     var contextTokens: Int
     var timeout: Duration
+    var deadline: Duration
     var includeStreamUsage: Bool
     var jsonObject: Bool
     var pricing: TokenPricing
@@ -52,14 +62,17 @@ struct RemoteOptions {
         contextTokens = arguments.int("openai-context") ?? 2048
         guard contextTokens > 0 else { throw Invalid(description: "--openai-context must be a positive number of tokens") }
         let seconds = arguments.double("openai-timeout") ?? 120
-        guard seconds > 0 else { throw Invalid(description: "--openai-timeout must be positive") }
+        guard seconds > 0, seconds.isFinite else { throw Invalid(description: "--openai-timeout must be positive") }
         timeout = .seconds(seconds)
+        let deadlineSeconds = arguments.double("openai-deadline") ?? max(600, seconds)
+        guard deadlineSeconds > 0, deadlineSeconds.isFinite else { throw Invalid(description: "--openai-deadline must be positive") }
+        deadline = .seconds(deadlineSeconds)
         includeStreamUsage = !arguments.flag("openai-no-stream-usage")
         jsonObject = arguments.flag("openai-json-object")
         if let price = arguments.string("openai-price") {
             let parts = price.split(separator: ",").compactMap { Double($0) }
-            guard parts.count == 2, parts.allSatisfy({ $0 >= 0 }) else {
-                throw Invalid(description: "--openai-price takes two non-negative numbers, e.g. 0.15,0.60")
+            guard parts.count == 2, parts.allSatisfy({ $0 >= 0 && $0 <= 1e6 }) else {
+                throw Invalid(description: "--openai-price takes two numbers from 0 to 1000000 (dollars per million tokens), e.g. 0.15,0.60")
             }
             pricing = TokenPricing(inputPerMillion: parts[0], outputPerMillion: parts[1])
         } else {
@@ -81,7 +94,7 @@ struct RemoteOptions {
         }
         let settings = RemoteProviderSettings(maxContextTokens: contextTokens, supportsStructuredOutput: true, pricing: pricing,
                                               requestTimeout: timeout, idleTimeout: timeout, budgetUSD: budgetUSD,
-                                              ledger: ledger, log: log)
+                                              ledger: ledger, log: log, tokenTimeout: timeout, totalTimeout: deadline)
         return OpenAICompatibleProvider(.init(id: id, baseURL: baseURL, model: model, credentials: credentials,
                                               includeStreamUsage: includeStreamUsage,
                                               responseFormatStyle: jsonObject ? .jsonObjectWithSchema : .jsonSchema,

@@ -10,6 +10,7 @@ import SwitchboardTestKit
 enum RouteCommand: BenchCommand {
     static let name = "route"
     static let summary = "runtime overhead per request (p50/p99 µs) and requests/s against instant providers"
+    static let options: [BenchOption]? = [.integer("requests", 1...10_000_000), .integer("concurrency", 1...1024), .flag("cache"), .flag("json")]
 
     static func run(_ arguments: Arguments) async -> Int32 {
         let count = arguments.int("requests") ?? 100_000

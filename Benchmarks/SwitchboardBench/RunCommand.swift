@@ -11,6 +11,10 @@ import SwitchboardLocal
 enum RunCommand: BenchCommand {
     static let name = "run"
     static let summary = "main job: local model + scripted remotes through the full runtime; per-provider report [--json PATH] [--audit PATH]"
+    static let options: [BenchOption]? = [
+        .integer("local-requests", 3...100_000), .integer("chat-requests", 0...100_000), .integer("remote-requests", 0...1_000_000),
+        .integer("max-tokens", 1...4096), .integer("concurrency", 1...1024), .seed(), .text("audit"), .text("json"),
+    ] + BenchOption.localModel
 
     static func run(_ arguments: Arguments) async -> Int32 {
         let wall = ContinuousClock.now
@@ -19,7 +23,7 @@ enum RunCommand: BenchCommand {
         let remoteRequests = arguments.int("remote-requests") ?? 60
         let maxTokens = arguments.int("max-tokens") ?? 24
         let concurrency = arguments.int("concurrency") ?? 6
-        let seed = UInt64(arguments.int("seed") ?? 7)
+        let seed = arguments.uint64("seed") ?? 7
         guard localRequests >= 3, chatRequests >= 0, remoteRequests >= 0, maxTokens >= 1, concurrency >= 1 else {
             printError("--local-requests must be at least 3; --chat-requests, --remote-requests, --max-tokens and --concurrency positive")
             return 64

@@ -10,6 +10,8 @@ import SwitchboardInference
 struct ScoreCommand: BenchCommand {
     static let name = "score"
     static let summary = "teacher-forced top-1 and perplexity of stdin; prints JSON"
+    static let options: [BenchOption]? = [.text("model"), .flag("ids"), .flag("special"), .text("reference"),
+                                          .integer("threads", 1...256), .text("dump-logits"), .flag("one-by-one")]
 
     static func run(_ arguments: Arguments) async -> Int32 {
         do {

@@ -13,6 +13,8 @@ enum StructuredCommand: BenchCommand {
     static let name = "structured"
     static let summary = "schema-constrained JSON from stdin tasks: --model PATH [--max-tokens N] [--timing]"
 
+    static let options: [BenchOption]? = [.integer("max-tokens", 1...4096), .flag("timing")] + BenchOption.localModel
+
     static func run(_ arguments: Arguments) async -> Int32 {
         let path = arguments.string("model") ?? BenchLocalModel.chatPath(arguments)
         let maxTokens = arguments.int("max-tokens") ?? 128

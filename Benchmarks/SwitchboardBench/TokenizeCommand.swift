@@ -7,6 +7,8 @@ import SwitchboardInference
 struct TokenizeCommand: BenchCommand {
     static let name = "tokenize"
     static let summary = "tokenize stdin with the model vocabulary; prints a JSON array of ids"
+    static let options: [BenchOption]? = [.text("model"), .flag("special"), .flag("timing"), .flag("bench"), .text("input"),
+                                          .integer("kb", 1...1_048_576), .integer("iterations", 1...10_000)]
 
     enum Failure: Error, CustomStringConvertible {
         case invalidUTF8(offset: Int)

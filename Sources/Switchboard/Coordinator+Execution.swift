@@ -156,6 +156,10 @@ extension Coordinator {
                     error: error, attemptsOnProvider: attemptsHere, totalAttempts: run.totalAttempts,
                     tokensDelivered: events != nil && outcome.tokens > 0, now: now2, deadline: run.deadline,
                     budgetAllowsRetry: retryBudget.canRetry(at: now2))
+                // A long Retry-After benches the provider for that long; the decision below falls back now.
+                if let cooldown = configuration.retry.cooldown(after: error) {
+                    registry[id]?.breaker.coolDown(until: now2 + cooldown)
+                }
                 switch configuration.retry.decide(context, random: &random) {
                 case .retry(let delay):
                     _ = retryBudget.withdraw(at: now2)

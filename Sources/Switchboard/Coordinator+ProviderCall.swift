@@ -61,7 +61,7 @@ extension Coordinator {
         let started = clock.now()
         var outcome = CallOutcome(started: started, ended: started)
         // A provider that never stops is cut off: the buffer and the caller's stream stay bounded.
-        let tokenCap = max(maxTokens, 0) &* 8 &+ 64
+        let tokenCap = Swift.max(maxTokens, 0).saturatingMultiply(8).saturatingAdd(64)
         do {
             for try await event in stream {
                 switch event {

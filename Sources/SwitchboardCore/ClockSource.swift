@@ -28,5 +28,14 @@ extension Duration {
         let (s, atto) = components
         return Double(s) + Double(atto) * 1e-18
     }
-    public static func seconds(_ value: Double) -> Duration { .nanoseconds(Int64((value * 1e9).rounded())) }
+    /// Saturating: NaN is zero, and anything past ±292 years (±inf included) is clamped there, so a
+    /// caller's or a server's number can never trap the conversion.
+    public static func seconds(_ value: Double) -> Duration {
+        let nanoseconds = (value * 1e9).rounded()
+        guard !nanoseconds.isNaN else { return .zero }
+        // Int64(exactly:) fails past the ends; 2^63 itself is not representable as Int64.
+        if nanoseconds >= 9.223_372_036_854_775_807e18 { return .nanoseconds(Int64.max) }
+        if nanoseconds <= -9.223_372_036_854_775_807e18 { return .nanoseconds(Int64.min) }
+        return .nanoseconds(Int64(nanoseconds))
+    }
 }

@@ -8,8 +8,12 @@ public enum ProviderError: Error, Sendable, Hashable, CustomStringConvertible {
     case rateLimited(retryAfter: Duration?)
     /// Bad or missing credentials (401/403). Final: retrying cannot help.
     case authentication(String)
+    /// The provider rejected this request as malformed for it (HTTP 400/413/422). Another provider,
+    /// with its own limits and dialect, may take it.
     case invalidRequest(String)
     case unknownModel(String)
+    /// The provider's content policy refused the request or stopped the reply; another provider
+    /// (the on-device model included) may answer.
     case contentPolicy(String)
     /// The prompt does not fit; only a provider with a larger context can take it.
     case contextLengthExceeded(limit: Int, requested: Int)
@@ -18,6 +22,14 @@ public enum ProviderError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The provider's spending budget would be exceeded.
     case budgetExceeded(String)
     case unavailable(String)
+    /// No new token for this long, though bytes may have kept coming (keep-alive comments, empty
+    /// deltas, one endless line).
+    case tokenTimeout(Duration)
+    /// The whole call (response head and every byte of the body) took longer than this.
+    case callTimeout(Duration)
+    /// The decoded response (or one line of it) exceeds `limit` bytes: a decompression bomb or a
+    /// runaway server. Reading stopped at the cap.
+    case responseTooLarge(what: String, limit: Int)
     case cancelled
 
     public enum Class: Sendable, Hashable {
@@ -31,9 +43,12 @@ public enum ProviderError: Error, Sendable, Hashable, CustomStringConvertible {
 
     public var classification: Class {
         switch self {
-        case .timeout, .transport, .server, .rateLimited, .malformedResponse: .retryable
-        case .authentication, .unknownModel, .contextLengthExceeded, .budgetExceeded, .unavailable: .fallbackOnly
-        case .invalidRequest, .contentPolicy, .cancelled: .final
+        case .timeout, .tokenTimeout, .callTimeout, .transport, .server, .rateLimited, .malformedResponse: .retryable
+        // Final for this provider only: a refusal, a rejected request or bad credentials here say
+        // nothing about the next eligible provider.
+        case .authentication, .unknownModel, .contextLengthExceeded, .budgetExceeded, .unavailable,
+             .invalidRequest, .contentPolicy, .responseTooLarge: .fallbackOnly
+        case .cancelled: .final
         }
     }
 
@@ -61,6 +76,9 @@ public enum ProviderError: Error, Sendable, Hashable, CustomStringConvertible {
         case .malformedResponse(let m): "malformed response: \(m)"
         case .budgetExceeded(let m): "budget exceeded: \(m)"
         case .unavailable(let m): "provider unavailable: \(m)"
+        case .tokenTimeout(let t): "no new token for \(t); the stream was cut off"
+        case .callTimeout(let t): "the call took longer than its whole-request deadline of \(t)"
+        case .responseTooLarge(let what, let limit): "\(what) exceeds \(limit) bytes once decoded; reading stopped there"
         case .cancelled: "cancelled"
         }
     }

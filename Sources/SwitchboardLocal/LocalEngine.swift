@@ -31,8 +31,9 @@ final class LocalEngine: LocalInferenceEngine {
         do { constraint = try schema?.constraint() } catch { return AsyncThrowingStream { throw error } }
         let ids = model.tokenizer.encode(prompt.segments, addBOS: true)
         // The whole generation must fit: the engine would stop at the edge of its window instead.
-        guard ids.count + maxTokens <= contextLength else {
-            let error = ProviderError.contextLengthExceeded(limit: contextLength, requested: ids.count + maxTokens)
+        let needed = ids.count.saturatingAdd(maxTokens)
+        guard needed <= contextLength else {
+            let error = ProviderError.contextLengthExceeded(limit: contextLength, requested: needed)
             return AsyncThrowingStream { throw error }
         }
         let options = GenerationOptions(maxTokens: maxTokens, sampler: Self.samplerConfiguration(sampling),

@@ -6,7 +6,7 @@ extension LocalModelProvider {
         // yielded, so this bounded buffer never drops an event.
         let (stream, continuation) = AsyncThrowingStream.makeStream(
             of: ProviderEvent.self, throwing: (any Error).self,
-            bufferingPolicy: .bufferingOldest(max(request.request.maxTokens, 0) + 4))
+            bufferingPolicy: .bufferingOldest(max(request.request.maxTokens, 0).saturatingAdd(4)))
         let task = Task { await self.serve(request.request, into: continuation) }
         continuation.onTermination = { _ in task.cancel() }
         return stream

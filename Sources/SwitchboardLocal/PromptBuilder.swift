@@ -51,11 +51,11 @@ public struct PromptBuilder: Sendable {
         let render: ([String]) -> [PromptSegment] = { memory in
             template.map { Self.turns(request, memory: memory, template: $0) } ?? [.text(Self.completion(request, memory: memory))]
         }
-        let outputRoom = contextLength - request.maxTokens
+        let outputRoom = contextLength.saturatingAdd(-max(request.maxTokens, 0))
         let base = render([]).map(\.string).joined()
         let baseTokens = tokens(base, useTurns)
         guard baseTokens <= outputRoom else {
-            throw .contextLengthExceeded(limit: contextLength, requested: baseTokens + request.maxTokens)
+            throw .contextLengthExceeded(limit: contextLength, requested: baseTokens.saturatingAdd(request.maxTokens))
         }
 
         let candidates = Self.memoryCandidates(request.memory)

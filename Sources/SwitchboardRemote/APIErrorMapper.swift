@@ -122,7 +122,8 @@ extension ProviderError {
         case .malformedResponse(let m): return .malformedResponse(key.scrub(m))
         case .budgetExceeded(let m): return .budgetExceeded(key.scrub(m))
         case .unavailable(let m): return .unavailable(key.scrub(m))
-        case .timeout, .rateLimited, .contextLengthExceeded, .cancelled: return self
+        case .timeout, .tokenTimeout, .callTimeout, .responseTooLarge, .rateLimited, .contextLengthExceeded, .cancelled:
+            return self
         }
     }
 }

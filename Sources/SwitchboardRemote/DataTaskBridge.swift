@@ -7,7 +7,8 @@ import SwitchboardCore
 
 /// Bridges one URLSession data task to async code: the response head through a continuation, the body
 /// as chunks pulled by the consumer. Buffering is bounded: a consumer that falls more than
-/// `maxBuffered` bytes behind fails the stream (URLSession on Linux cannot pause a receive).
+/// `maxBuffered` bytes behind fails the stream (URLSession on Linux cannot pause a receive), and a body
+/// past `maxBody` decoded bytes (a decompression bomb) is refused as it arrives.
 /// Timers: a deadline until the head (or, for whole-body reads, until the end) and, from the head on,
 /// an idle timer on the network: it fires when no bytes arrived for `idleTimeout` (checked lazily, so
 /// between one and two `idleTimeout`s), whether or not the consumer is waiting. Tying it to the
@@ -37,20 +38,23 @@ final class DataTaskBridge: NSObject, URLSessionDataDelegate, Sendable {
         /// Counts received chunks; the idle timer compares it with the count when it was armed.
         var activity = 0
         var deadlineCoversBody = false
+        /// Decoded body bytes received so far.
+        var received = 0
     }
 
     private let state = Mutex(State())
     private let timers: TimeoutScheduler
     private let maxBuffered: Int
     private let idleTimeout: Duration
+    private let maxBody: Int
 
-    init(timers: TimeoutScheduler, maxBuffered: Int, idleTimeout: Duration) {
-        self.timers = timers; self.maxBuffered = maxBuffered; self.idleTimeout = idleTimeout
+    init(timers: TimeoutScheduler, maxBuffered: Int, idleTimeout: Duration, maxBody: Int = .max) {
+        self.timers = timers; self.maxBuffered = maxBuffered; self.idleTimeout = idleTimeout; self.maxBody = maxBody
         super.init()
     }
 
-    convenience init(clock: ClockSource, maxBuffered: Int, idleTimeout: Duration) {
-        self.init(timers: .clock(clock), maxBuffered: maxBuffered, idleTimeout: idleTimeout)
+    convenience init(clock: ClockSource, maxBuffered: Int, idleTimeout: Duration, maxBody: Int = .max) {
+        self.init(timers: .clock(clock), maxBuffered: maxBuffered, idleTimeout: idleTimeout, maxBody: maxBody)
     }
 
     /// Starts the deadline: until the response head, or until the body ends when `coversBody`.
@@ -197,21 +201,23 @@ final class DataTaskBridge: NSObject, URLSessionDataDelegate, Sendable {
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        let (waiter, overflow) = state.withLock { s -> (CheckedContinuation<Data?, any Error>?, Bool) in
-            if s.abort != nil || s.completed { return (nil, false) }
+        let (waiter, overflow) = state.withLock { s -> (CheckedContinuation<Data?, any Error>?, ProviderError?) in
+            if s.abort != nil || s.completed { return (nil, nil) }
             s.activity += 1
+            // Checked before the chunk is kept or handed on: past the limit nothing more is read.
+            if data.count > maxBody - s.received { return (nil, .responseTooLarge(what: "the response body", limit: maxBody)) }
+            s.received += data.count
             if let waiter = s.bodyWaiter {
                 s.bodyWaiter = nil
-                return (waiter, false)
+                return (waiter, nil)
             }
             s.chunks.append(data)
             s.buffered += data.count
-            return (nil, s.buffered > maxBuffered)
+            let behind = s.buffered > maxBuffered
+            return (nil, behind ? .transport("the consumer fell more than \(maxBuffered) bytes behind the response") : nil)
         }
         waiter?.resume(returning: data)
-        if overflow {
-            abort(.transport("the consumer fell more than \(maxBuffered) bytes behind the response"))
-        }
+        if let overflow { abort(overflow) }
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {

@@ -12,11 +12,14 @@ public struct HTTPRequest: Sendable, CustomStringConvertible, CustomDebugStringC
     public var timeout: Duration
     /// Longest wait for the next body bytes once the response has begun.
     public var idleTimeout: Duration
+    /// Decoded body bytes the transport accepts before it stops reading with
+    /// `ProviderError.responseTooLarge` (a compressed body is counted after decompression).
+    public var maxResponseBytes: Int
 
     public init(method: String = "POST", url: URL, headers: [String: String] = [:], body: Data? = nil,
-                timeout: Duration = .seconds(60), idleTimeout: Duration = .seconds(60)) {
+                timeout: Duration = .seconds(60), idleTimeout: Duration = .seconds(60), maxResponseBytes: Int = .max) {
         self.method = method; self.url = url; self.headers = headers; self.body = body
-        self.timeout = timeout; self.idleTimeout = idleTimeout
+        self.timeout = timeout; self.idleTimeout = idleTimeout; self.maxResponseBytes = maxResponseBytes
     }
 
     /// Header names whose values are secrets and never printed.
@@ -72,10 +75,9 @@ extension HTTPStreamingResponse {
     public func collectBody(limit: Int = 8 << 20) async throws -> Data {
         var data = Data()
         for try await chunk in body {
+            // Checked before appending: one oversized chunk never lands in the buffer.
+            if chunk.count > limit - data.count { throw ProviderError.responseTooLarge(what: "the response body", limit: limit) }
             data.append(chunk)
-            if data.count > limit {
-                throw ProviderError.malformedResponse("the response body exceeds \(limit) bytes")
-            }
         }
         return data
     }

@@ -12,15 +12,20 @@ struct RemoteCall<Wire: RemoteWireFormat>: Sendable {
     var transport: any HTTPTransport
 
     /// The token stream is bounded by `maxTokens` (one event per streamed piece); the network side
-    /// is bounded by the transport. Ending the stream cancels the call and closes the connection.
+    /// is bounded by the transport, the byte caps and the watchdog's deadlines. Ending the stream
+    /// cancels the call and closes the connection.
     func start(_ request: ProviderRequest) -> AsyncThrowingStream<ProviderEvent, any Error> {
         let (stream, continuation) = AsyncThrowingStream<ProviderEvent, any Error>.makeStream()
-        let task = Task { await perform(request, continuation) }
+        let watchdog = CallWatchdog(clock: settings.clock, timers: settings.timers)
+        let task = Task { await perform(request, continuation, watchdog: watchdog) }
+        watchdog.attach { task.cancel() }
         continuation.onTermination = { _ in task.cancel() }
         return stream
     }
 
-    private func perform(_ request: ProviderRequest, _ continuation: AsyncThrowingStream<ProviderEvent, any Error>.Continuation) async {
+    private func perform(_ request: ProviderRequest, _ continuation: AsyncThrowingStream<ProviderEvent, any Error>.Continuation,
+                         watchdog: CallWatchdog) async {
+        defer { watchdog.finish() }
         var key: APIKey?
         var reservation: UsageReservation?
         var pieces = 0
@@ -32,12 +37,14 @@ struct RemoteCall<Wire: RemoteWireFormat>: Sendable {
             var http = try wire.httpRequest(for: request, key: key, streaming: settings.streaming)
             http.timeout = min(settings.requestTimeout, request.timeout ?? settings.requestTimeout)
             http.idleTimeout = settings.idleTimeout
+            http.maxResponseBytes = settings.maxResponseBytes
             let errors = APIErrorMapper(dialect: wire.dialect, model: model, key: key, now: settings.now(),
-                                        contextLimit: settings.maxContextTokens, requestedTokens: promptTokens + request.request.maxTokens,
+                                        contextLimit: settings.maxContextTokens, requestedTokens: promptTokens.saturatingAdd(request.request.maxTokens),
                                         maxMessageLength: settings.maxErrorMessageLength)
-            let emit: @Sendable (String) -> Void = { piece in continuation.yield(.token(piece)) }
+            let emit: @Sendable (String) -> Void = { piece in watchdog.progress(); continuation.yield(.token(piece)) }
+            watchdog.begin(tokenTimeout: settings.tokenTimeout, totalTimeout: settings.totalTimeout)
             let (finish, usage) = settings.streaming
-                ? try await streamed(http, errors: errors, emit: { emit($0); pieces += 1 })
+                ? try await streamed(http, errors: errors, watchdog: watchdog, emit: { emit($0); pieces += 1 })
                 : try await whole(http, errors: errors, emit: { emit($0); pieces += 1 })
             // Without reported usage, bill the estimate: budgets must not be bypassed by a quiet server.
             let billed = usage ?? TokenUsage(promptTokens: promptTokens, completionTokens: pieces)
@@ -48,7 +55,8 @@ struct RemoteCall<Wire: RemoteWireFormat>: Sendable {
             continuation.yield(.finished(finish, usage))
             continuation.finish()
         } catch {
-            var failure = Task.isCancelled ? .cancelled : ProviderError(error)
+            // The watchdog's reason first: its expiry is what cancelled this task.
+            var failure = watchdog.reason ?? (Task.isCancelled ? .cancelled : ProviderError(error))
             failure = failure.scrubbed(of: key)
             if let reservation {
                 await settings.ledger.commit(reservation, record: UsageRecord(provider: id, model: model, usage: nil, costUSD: 0,
@@ -59,8 +67,10 @@ struct RemoteCall<Wire: RemoteWireFormat>: Sendable {
         }
     }
 
-    private func streamed(_ http: HTTPRequest, errors: APIErrorMapper, emit: (String) -> Void) async throws -> (FinishReason, TokenUsage?) {
+    private func streamed(_ http: HTTPRequest, errors: APIErrorMapper, watchdog: CallWatchdog,
+                          emit: (String) -> Void) async throws -> (FinishReason, TokenUsage?) {
         let response = try await transport.stream(http)
+        watchdog.progress()  // the body begins: from now on a token must come every tokenTimeout
         settings.log?("\(id): \(http.method) \(Self.loggable(http.url)) → \(response.status)")
         guard (200..<300).contains(response.status) else {
             let body = (try? await response.collectBody(limit: 64 << 10)) ?? Data()
@@ -68,14 +78,20 @@ struct RemoteCall<Wire: RemoteWireFormat>: Sendable {
         }
         if response.header("content-type")?.lowercased().contains("application/json") == true {
             // A server that ignored `stream: true` answered with one JSON document.
-            let reply = try wire.decodeReply(try await response.collectBody(limit: 16 << 20), errors: errors)
+            let reply = try wire.decodeReply(try await response.collectBody(limit: min(16 << 20, settings.maxResponseBytes)), errors: errors)
             if !reply.text.isEmpty { emit(reply.text) }
             return (reply.finish, reply.usage)
         }
-        var parser = SSEParser()
+        var parser = SSEParser(maxLineBytes: settings.maxLineBytes)
         var decoder = wire.makeDecoder()
+        var received = 0
         reading: for try await chunk in response.body {
-            for event in parser.feed(chunk) {
+            // Any transport, not only ours, stops at the cap.
+            received = received.saturatingAdd(chunk.count)
+            if received > settings.maxResponseBytes {
+                throw ProviderError.responseTooLarge(what: "the response body", limit: settings.maxResponseBytes)
+            }
+            for event in try parser.feed(chunk) {
                 for piece in try decoder.decode(event, errors: errors) where !piece.isEmpty { emit(piece) }
                 if decoder.isDone { break reading }
             }
@@ -96,31 +112,6 @@ struct RemoteCall<Wire: RemoteWireFormat>: Sendable {
         return (reply.finish, reply.usage)
     }
 
-    func resolveKey() async throws -> APIKey? {
-        switch credentials {
-        case .none:
-            guard !wire.requiresKey else {
-                throw ProviderError.authentication("no API key is configured for \(id)")
-            }
-            return nil
-        case .key(let key):
-            await settings.audit?.record(.used, KeyReference(id))
-            return key
-        case .store(let store, let reference):
-            let key: APIKey?
-            do { key = try await store.get(reference) } catch let error as KeyStoreError {
-                throw ProviderError.authentication(error.description)
-            }
-            guard let key else {
-                await settings.audit?.record(.missing, reference)
-                if wire.requiresKey { throw ProviderError.authentication("no API key is stored for \(reference)") }
-                return nil
-            }
-            await settings.audit?.record(.used, reference)
-            return key
-        }
-    }
-
     /// The analyzer's estimate, or about four characters per token, plus a flat cost per image.
     static func estimatedPromptTokens(_ request: ProviderRequest) -> Int {
         if request.analysis.estimatedPromptTokens > 0 { return request.analysis.estimatedPromptTokens }
@@ -133,24 +124,5 @@ struct RemoteCall<Wire: RemoteWireFormat>: Sendable {
         var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
         components?.user = nil; components?.password = nil; components?.query = nil
         return components?.string ?? "(url)"
-    }
-}
-
-extension RemoteCall {
-    /// Unavailable when a required key is missing; the network is not probed.
-    func availability() async -> ProviderAvailability {
-        switch credentials {
-        case .none:
-            return wire.requiresKey ? .unavailable(reason: "no API key is configured for \(id)") : .ready
-        case .key:
-            return .ready
-        case .store(let store, let reference):
-            guard wire.requiresKey else { return .ready }
-            do {
-                return try await store.get(reference) == nil ? .unavailable(reason: "no API key is stored for \(reference)") : .ready
-            } catch {
-                return .unavailable(reason: "\(error)")
-            }
-        }
     }
 }

@@ -17,6 +17,16 @@ public struct RemoteProviderSettings: Sendable {
     public var requestTimeout: Duration
     /// Longest silence inside a streaming body before `ProviderError.timeout`.
     public var idleTimeout: Duration
+    /// Longest wait for the next token once a streaming body has begun, however many bytes come
+    /// meanwhile (keep-alive comments, empty deltas, one endless line): `ProviderError.tokenTimeout`.
+    public var tokenTimeout: Duration
+    /// The whole call, head and body, streaming or not: `ProviderError.callTimeout`. (The request's
+    /// latency budget is the coordinator's deadline, enforced there.)
+    public var totalTimeout: Duration
+    /// Decoded (decompressed) bytes one response may carry: `ProviderError.responseTooLarge` past it.
+    public var maxResponseBytes: Int
+    /// Decoded bytes one event-stream line, or one event's joined data, may carry.
+    public var maxLineBytes: Int
     /// Total spending allowed for this provider in US dollars; nil is unlimited.
     public var budgetUSD: Double?
     /// Where usage, cost and per-call records go; share one ledger between providers to see totals together.
@@ -29,19 +39,27 @@ public struct RemoteProviderSettings: Sendable {
     public var maxErrorMessageLength: Int
     /// Wall-clock "now" for `Retry-After` dates.
     public var now: @Sendable () -> Date
+    /// Measures `tokenTimeout` and `totalTimeout` (real time for the system clocks).
+    let clock: ClockSource
+    let timers: TimeoutScheduler
 
     public init(maxContextTokens: Int = 8192, supportsImages: Bool = false, supportsStructuredOutput: Bool = false,
                 pricing: TokenPricing = .free, expectedTimeToFirstToken: Duration = .milliseconds(600),
                 expectedTokensPerSecond: Double = 60, streaming: Bool = true, requestTimeout: Duration = .seconds(60),
                 idleTimeout: Duration = .seconds(60), budgetUSD: Double? = nil, ledger: UsageLedger = UsageLedger(),
                 audit: KeyAuditLog? = nil, log: (@Sendable (String) -> Void)? = nil, maxErrorMessageLength: Int = 300,
-                now: @escaping @Sendable () -> Date = { Date() }) {
+                now: @escaping @Sendable () -> Date = { Date() }, tokenTimeout: Duration = .seconds(60),
+                totalTimeout: Duration = .seconds(600), maxResponseBytes: Int = 32 << 20, maxLineBytes: Int = 1 << 20,
+                clock: some Clock<Duration> = ContinuousClock()) {
         self.maxContextTokens = maxContextTokens; self.supportsImages = supportsImages
         self.supportsStructuredOutput = supportsStructuredOutput; self.pricing = pricing
         self.expectedTimeToFirstToken = expectedTimeToFirstToken; self.expectedTokensPerSecond = expectedTokensPerSecond
         self.streaming = streaming; self.requestTimeout = requestTimeout; self.idleTimeout = idleTimeout
         self.budgetUSD = budgetUSD; self.ledger = ledger; self.audit = audit; self.log = log
         self.maxErrorMessageLength = maxErrorMessageLength; self.now = now
+        self.tokenTimeout = tokenTimeout; self.totalTimeout = totalTimeout
+        self.maxResponseBytes = max(1, maxResponseBytes); self.maxLineBytes = max(1, maxLineBytes)
+        self.clock = ClockSource(clock); timers = .forClock(clock)
     }
 
     /// Always off-device: remote providers never see private requests.

@@ -1,3 +1,5 @@
+import SwitchboardCore
+
 /// One dispatched server-sent event.
 public struct SSEEvent: Sendable, Hashable {
     /// The `event:` field, `message` when absent.
@@ -13,10 +15,14 @@ public struct SSEEvent: Sendable, Hashable {
 
 /// An incremental `text/event-stream` parser following the WHATWG rules: feed bytes as they arrive, in
 /// pieces split anywhere (even inside a CRLF or a UTF-8 sequence), get the completed events back.
-/// One parser serves every provider.
+/// One parser serves every provider. Memory is bounded: a line, or an event's joined data, longer than
+/// `maxLineBytes` stops the parse with `ProviderError.responseTooLarge` (a server, or a decompression
+/// bomb, sending one endless line cannot grow the buffer without end).
 public struct SSEParser: Sendable {
+    public let maxLineBytes: Int
     private var line: [UInt8] = []
     private var dataBuffer = ""
+    private var dataBytes = 0
     private var hasData = false
     private var eventType = ""
     private var atStart = true
@@ -27,10 +33,11 @@ public struct SSEParser: Sendable {
     /// The last valid `retry:` value, in milliseconds.
     public private(set) var reconnectionTime: Int?
 
-    public init() {}
+    public init(maxLineBytes: Int = 1 << 20) { self.maxLineBytes = max(1, maxLineBytes) }
 
     /// Parses `bytes` and returns the events they complete.
-    public mutating func feed<Bytes: Sequence>(_ bytes: Bytes) -> [SSEEvent] where Bytes.Element == UInt8 {
+    public mutating func feed<Bytes: Sequence>(_ bytes: Bytes) throws(ProviderError) -> [SSEEvent]
+        where Bytes.Element == UInt8 {
         var events: [SSEEvent] = []
         for byte in bytes {
             if atStart {
@@ -44,9 +51,9 @@ public struct SSEParser: Sendable {
                 atStart = false
                 let held = bomPrefix
                 bomPrefix = []
-                for b in held { consume(b, into: &events) }
+                for b in held { try consume(b, into: &events) }
             }
-            consume(byte, into: &events)
+            try consume(byte, into: &events)
         }
         return events
     }
@@ -55,25 +62,26 @@ public struct SSEParser: Sendable {
     /// true when something was discarded that way (a truncated stream).
     public mutating func finish() -> Bool {
         let discarded = !line.isEmpty || pendingFields || !bomPrefix.isEmpty
-        line = []; dataBuffer = ""; hasData = false; eventType = ""; pendingFields = false
+        line = []; dataBuffer = ""; dataBytes = 0; hasData = false; eventType = ""; pendingFields = false
         bomPrefix = []; previousWasCR = false
         return discarded
     }
 
-    private mutating func consume(_ byte: UInt8, into events: inout [SSEEvent]) {
+    private mutating func consume(_ byte: UInt8, into events: inout [SSEEvent]) throws(ProviderError) {
         switch byte {
         case 0x0A where previousWasCR:
             previousWasCR = false // the LF of a CRLF
         case 0x0A, 0x0D:
             previousWasCR = byte == 0x0D
-            endLine(into: &events)
+            try endLine(into: &events)
         default:
             previousWasCR = false
+            guard line.count < maxLineBytes else { throw .responseTooLarge(what: "an event-stream line", limit: maxLineBytes) }
             line.append(byte)
         }
     }
 
-    private mutating func endLine(into events: inout [SSEEvent]) {
+    private mutating func endLine(into events: inout [SSEEvent]) throws(ProviderError) {
         defer { line.removeAll(keepingCapacity: true) }
         if line.isEmpty {
             dispatch(into: &events)
@@ -95,6 +103,8 @@ public struct SSEParser: Sendable {
         case "event":
             eventType = value; pendingFields = true
         case "data":
+            dataBytes += value.utf8.count + (hasData ? 1 : 0)
+            guard dataBytes <= maxLineBytes else { throw .responseTooLarge(what: "an event-stream event", limit: maxLineBytes) }
             if hasData { dataBuffer += "\n" }
             dataBuffer += value
             hasData = true; pendingFields = true
@@ -108,7 +118,7 @@ public struct SSEParser: Sendable {
     }
 
     private mutating func dispatch(into events: inout [SSEEvent]) {
-        defer { dataBuffer = ""; hasData = false; eventType = ""; pendingFields = false }
+        defer { dataBuffer = ""; dataBytes = 0; hasData = false; eventType = ""; pendingFields = false }
         guard hasData else { return }
         events.append(SSEEvent(type: eventType.isEmpty ? "message" : eventType, data: dataBuffer,
                                lastEventID: lastEventID))

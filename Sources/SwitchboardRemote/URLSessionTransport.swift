@@ -10,7 +10,7 @@ import SwitchboardCore
 public struct URLSessionTransport: HTTPTransport {
     /// A consumer further behind than this fails the stream instead of growing memory.
     public var maxBufferedBytes: Int
-    /// Largest body `send` accepts.
+    /// Largest (decoded) body `send` accepts; streams are limited by `HTTPRequest.maxResponseBytes`.
     public var maxResponseBytes: Int
     private let timers: TimeoutScheduler
 
@@ -24,11 +24,7 @@ public struct URLSessionTransport: HTTPTransport {
         let (head, lease) = try await start(request, deadlineCoversBody: true)
         var body = Data()
         while let chunk = try await lease.next() {
-            body.append(chunk)
-            if body.count > maxResponseBytes {
-                lease.close()
-                throw ProviderError.malformedResponse("the response body exceeds \(maxResponseBytes) bytes")
-            }
+            body.append(chunk)  // the bridge refuses bytes past the limit before they are buffered
         }
         return HTTPResponse(status: head.status, headers: head.headers, body: body)
     }
@@ -41,7 +37,10 @@ public struct URLSessionTransport: HTTPTransport {
 
     private func start(_ request: HTTPRequest, deadlineCoversBody: Bool) async throws -> (DataTaskBridge.Head, TaskLease) {
         try Task.checkCancellation()
-        let bridge = DataTaskBridge(timers: timers, maxBuffered: maxBufferedBytes, idleTimeout: request.idleTimeout)
+        // `send` holds the whole body: the transport's own limit applies too.
+        let maxBody = deadlineCoversBody ? min(request.maxResponseBytes, maxResponseBytes) : request.maxResponseBytes
+        let bridge = DataTaskBridge(timers: timers, maxBuffered: maxBufferedBytes, idleTimeout: request.idleTimeout,
+                                    maxBody: maxBody)
         let configuration = URLSessionConfiguration.ephemeral
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.urlCache = nil

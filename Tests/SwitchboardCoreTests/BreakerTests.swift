@@ -86,4 +86,16 @@ struct BreakerTests {
         for _ in 0..<3 { breaker.recordFailure(at: .seconds(500)) }
         #expect(breaker.state == .open(until: .seconds(510)))
     }
+
+    @Test("A cool-down keeps calls out until its end, then probes; it is no ejection and never shortens an open time")
+    func coolDown() {
+        var breaker = CircuitBreaker(configuration: config)
+        breaker.coolDown(until: .seconds(3600))
+        do { let result = breaker.admit(at: .seconds(3599)); #expect(result == .rejected) }
+        #expect(breaker.ejections == 0)
+        breaker.coolDown(until: .seconds(100))  // shorter: the longer one stands
+        do { let result = breaker.currentState(at: .seconds(200)); #expect(result == .open(until: .seconds(3600))) }
+        do { let result = breaker.admit(at: .seconds(3600)); #expect(result == .probe) }
+        do { let result = breaker.recordSuccess(at: .seconds(3601)); #expect(result == .closed) }
+    }
 }

@@ -14,18 +14,46 @@ struct RetryPolicyTests {
                                             budgetAllowsRetry: budget), random: &random)
     }
 
-    @Test("Classes: retryable errors retry, fallback-only errors fall back, final errors stop")
+    @Test("Classes: retryable errors retry, fallback-only errors fall back, a cancellation stops")
     func classes() {
-        for error in [ProviderError.timeout, .transport("reset"), .server(status: 503, message: "busy"),
-                      .rateLimited(retryAfter: nil), .malformedResponse("x")] {
+        for error in [ProviderError.timeout, .tokenTimeout(.seconds(30)), .callTimeout(.seconds(300)), .transport("reset"),
+                      .server(status: 503, message: "busy"), .rateLimited(retryAfter: nil), .malformedResponse("x")] {
             guard case .retry = decide(error) else { Issue.record("\(error) should retry"); continue }
         }
-        for error in [ProviderError.authentication("key"), .unknownModel("m"), .budgetExceeded("b"), .unavailable("u")] {
+        // A refusal, a provider-specific invalid request, bad credentials or an oversized reply end the
+        // calls to this provider only: the next eligible provider gets the request.
+        for error in [ProviderError.authentication("key"), .unknownModel("m"), .budgetExceeded("b"), .unavailable("u"),
+                      .invalidRequest("bad"), .contentPolicy("no"), .responseTooLarge(what: "the body", limit: 1)] {
             #expect(decide(error) == .fallback(minimumContext: nil), "\(error)")
         }
-        #expect(decide(.invalidRequest("bad")) == .fail(.finalError))
-        #expect(decide(.contentPolicy("no")) == .fail(.finalError))
         #expect(decide(.cancelled) == .fail(.cancelled))
+    }
+
+    @Test("A Retry-After past the cap falls back now and cools the provider down for that long")
+    func longRetryAfter() {
+        let capped = RetryPolicy(maxRetryAfterWait: .seconds(5), maxCooldown: .seconds(7200))
+        var random = SeededRandom(seed: 1)
+        func decide(_ error: ProviderError) -> FailureDecision {
+            capped.decide(FailureContext(error: error, attemptsOnProvider: 1, totalAttempts: 1), random: &random)
+        }
+        #expect(decide(.rateLimited(retryAfter: .seconds(3600))) == .fallback(minimumContext: nil))
+        #expect(capped.cooldown(after: .rateLimited(retryAfter: .seconds(3600))) == .seconds(3600))
+        // An HTTP date in 2100 is ~2.4e9 s away: the cool-down stops at the cap.
+        #expect(capped.cooldown(after: .rateLimited(retryAfter: .seconds(2_400_000_000))) == .seconds(7200))
+        // Within the cap: waited out on the same provider, no cool-down.
+        #expect(decide(.rateLimited(retryAfter: .seconds(5))) == .retry(after: .seconds(5)))
+        #expect(capped.cooldown(after: .rateLimited(retryAfter: .seconds(5))) == nil)
+        #expect(capped.cooldown(after: .rateLimited(retryAfter: nil)) == nil)
+        #expect(capped.cooldown(after: .timeout) == nil)
+    }
+
+    @Test("Seconds as a Double saturate instead of trapping")
+    func saturatingSeconds() {
+        #expect(Duration.seconds(Double.infinity) == .nanoseconds(Int64.max))
+        #expect(Duration.seconds(1e300) == .nanoseconds(Int64.max))
+        #expect(Duration.seconds(-Double.infinity) == .nanoseconds(Int64.min))
+        #expect(Duration.seconds(Double.nan) == .zero)
+        #expect(Duration.seconds(1.5) == .milliseconds(1500))
     }
 
     @Test("Context length exceeded falls back only to a larger context")

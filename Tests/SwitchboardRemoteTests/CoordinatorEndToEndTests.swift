@@ -21,7 +21,7 @@ struct CoordinatorEndToEndTests {
 
     @Test func rateLimitedThenServedHonouringRetryAfter() async throws {
         let server = try ScriptedHTTPServer([
-            .json(429, #"{"error":{"message":"slow down"}}"#, headers: ["Retry-After": "30"]),
+            .json(429, #"{"error":{"message":"slow down"}}"#, headers: ["Retry-After": "3"]),
             .sse(OpenAICompatibleProviderTests.happyStream),
         ])
         defer { server.stop() }
@@ -34,7 +34,7 @@ struct CoordinatorEndToEndTests {
         #expect(response.text == "Hello ✓")
         #expect(response.attempts == 2)
         #expect(response.usage == TokenUsage(promptTokens: 11, completionTokens: 3))
-        #expect(clock.now >= start.advanced(by: .seconds(30)))
+        #expect(clock.now >= start.advanced(by: .seconds(3)))
         #expect(server.requests.count == 2)
     }
 

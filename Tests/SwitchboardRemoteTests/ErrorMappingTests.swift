@@ -13,7 +13,7 @@ struct ErrorMappingTests {
     }
 
     static let statusCases: [StatusCase] = [
-        StatusCase(status: 400, expected: .final) { if case .invalidRequest = $0 { true } else { false } },
+        StatusCase(status: 400, expected: .fallbackOnly) { if case .invalidRequest = $0 { true } else { false } },
         StatusCase(status: 401, expected: .fallbackOnly) { if case .authentication = $0 { true } else { false } },
         StatusCase(status: 403, expected: .fallbackOnly) { if case .authentication = $0 { true } else { false } },
         StatusCase(status: 404, expected: .fallbackOnly) { if case .unknownModel = $0 { true } else { false } },

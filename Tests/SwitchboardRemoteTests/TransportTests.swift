@@ -28,7 +28,7 @@ struct TransportTests {
         #expect(response.status == 200)
         var parser = SSEParser()
         var events: [String] = []
-        for try await chunk in response.body { events += parser.feed(chunk).map(\.data) }
+        for try await chunk in response.body { events += try parser.feed(chunk).map(\.data) }
         #expect(events == ["one", "two"])
     }
 

@@ -28,14 +28,18 @@ struct FallbackTests {
         #expect(metrics.providers["c"]?.fallbacksIn == 1)
     }
 
-    @Test("A final error stops the chain")
-    func finalError() async {
-        let a = Fixture.local("a", fault: .error(.contentPolicy("refused")))
-        let b = Fixture.local("b")
-        let coordinator = Coordinator(providers: [a, b], configuration: Fixture.configuration())
-        let error = await Fixture.failure { try await coordinator.respond(to: GenerationRequest(prompt: "x", preferredProviders: ["a"])) }
-        #expect(error == .allProvidersFailed([AttemptFailure(provider: "a", error: .contentPolicy("refused"))]))
-        #expect(await b.callCount == 0)
+    @Test("A content-policy refusal or an invalid request ends that provider's calls only: the next one answers")
+    func refusalFallsBack() async throws {
+        for fault in [ProviderError.contentPolicy("refused"), .invalidRequest("unsupported parameter")] {
+            let a = Fixture.local("a", fault: .error(fault))
+            let b = Fixture.local("b")
+            let coordinator = Coordinator(providers: [a, b], configuration: Fixture.configuration())
+            let response = try await coordinator.respond(to: GenerationRequest(prompt: "x", preferredProviders: ["a"]))
+            #expect(response.providerID == "b")
+            #expect(response.fallbackFrom == "a")
+            #expect(await a.callCount == 1, "not retried on the provider that refused")
+            #expect(await b.callCount == 1)
+        }
     }
 
     @Test("Context length exceeded falls back only to a provider with a larger context")
@@ -70,17 +74,17 @@ struct FallbackTests {
         #expect(await flaky.callCount == 3)  // 1 streamed + 2 (first try and one retry) for respond
     }
 
-    @Test("rateLimited(retryAfter:) waits at least retryAfter before retrying")
+    @Test("rateLimited(retryAfter:) within the cap waits at least retryAfter before retrying")
     func retryAfter() async throws {
         let clock = ImmediateClock()
         let limited = ScriptedProvider(id: "limited", capabilities: Fixture.localCapabilities(), output: .tokens(["ok"]),
-                                       faults: FaultInjector(scheduled: [1: .error(.rateLimited(retryAfter: .seconds(7)))]),
+                                       faults: FaultInjector(scheduled: [1: .error(.rateLimited(retryAfter: .seconds(4)))]),
                                        clock: clock)
         let coordinator = Coordinator(providers: [limited], configuration: Fixture.configuration(), clock: clock)
         let before = clock.now
         let response = try await coordinator.respond(to: GenerationRequest(prompt: "hi"))
         #expect(response.attempts == 2)
-        #expect(before.duration(to: clock.now) >= .seconds(7))
+        #expect(before.duration(to: clock.now) >= .seconds(4))
     }
 
     @Test("A hung provider is cut off by the latency budget")

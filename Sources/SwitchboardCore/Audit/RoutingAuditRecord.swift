@@ -122,6 +122,9 @@ extension ProviderError {
         case .malformedResponse: "malformedResponse"
         case .budgetExceeded: "budgetExceeded"
         case .unavailable: "unavailable"
+        case .tokenTimeout: "tokenTimeout"
+        case .callTimeout: "callTimeout"
+        case .responseTooLarge: "responseTooLarge"
         case .cancelled: "cancelled"
         }
     }

@@ -112,6 +112,14 @@ public struct CircuitBreaker: Sendable, Hashable {
         }
     }
 
+    /// Keeps calls out until `until` (a provider that asked for a long `Retry-After`), then half-opens
+    /// as after any ejection. Not counted as an ejection; an open time already longer is kept.
+    public mutating func coolDown(until: Duration) {
+        if case .open(let current) = state, current >= until { return }
+        state = .open(until: until)
+        probesInFlight = 0
+    }
+
     /// A probe that ended without a verdict (cancelled) frees its slot.
     public mutating func recordCancelled() {
         if case .halfOpen = state, probesInFlight > 0 { probesInFlight -= 1 }

@@ -4,8 +4,8 @@ extension ProviderError {
     /// is the request's problem, not the provider's.
     public var countsAgainstProvider: Bool {
         switch self {
-        case .timeout, .transport, .server, .rateLimited, .malformedResponse, .unavailable, .authentication,
-             .unknownModel, .budgetExceeded:
+        case .timeout, .tokenTimeout, .callTimeout, .transport, .server, .rateLimited, .malformedResponse,
+             .responseTooLarge, .unavailable, .authentication, .unknownModel, .budgetExceeded:
             true
         case .invalidRequest, .contentPolicy, .contextLengthExceeded, .cancelled:
             false

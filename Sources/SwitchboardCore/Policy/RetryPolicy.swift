@@ -9,7 +9,7 @@ public enum FailureDecision: Sendable, Hashable {
 }
 
 public enum FailureReason: Sendable, Hashable {
-    /// The error says no provider should get this request again.
+    /// The error says no provider should get this request again (today only a cancellation).
     case finalError
     /// Tokens already reached the caller; a retry would repeat them.
     case tokensDelivered
@@ -54,12 +54,28 @@ public struct RetryPolicy: Sendable, Hashable {
     public var multiplier: Double
     /// Fraction of each delay that is randomized (0 = none, 1 = "full jitter").
     public var jitter: Double
+    /// The longest `Retry-After` worth waiting out on the same provider. A longer one (a server asking
+    /// for an hour, or for a date in 2100) cools the provider down instead, and the request falls back
+    /// at once rather than sleeping.
+    public var maxRetryAfterWait: Duration
+    /// The longest such cool-down; past it the provider is tried again (as a circuit-breaker probe).
+    public var maxCooldown: Duration
 
     public init(maxAttemptsPerProvider: Int = 2, maxAttempts: Int = 4, baseDelay: Duration = .milliseconds(50),
-                maxDelay: Duration = .seconds(2), multiplier: Double = 2, jitter: Double = 0.5) {
+                maxDelay: Duration = .seconds(2), multiplier: Double = 2, jitter: Double = 0.5,
+                maxRetryAfterWait: Duration = .seconds(5), maxCooldown: Duration = .seconds(3600)) {
         self.maxAttemptsPerProvider = max(1, maxAttemptsPerProvider); self.maxAttempts = max(1, maxAttempts)
         self.baseDelay = max(.zero, baseDelay); self.maxDelay = max(baseDelay, maxDelay)
         self.multiplier = max(1, multiplier); self.jitter = min(max(jitter, 0), 1)
+        self.maxRetryAfterWait = max(.zero, maxRetryAfterWait); self.maxCooldown = max(.zero, maxCooldown)
+    }
+
+    /// How long to keep the failed provider out of routing, if at all: a rate limit whose
+    /// `Retry-After` exceeds `maxRetryAfterWait`, capped at `maxCooldown`. The caller applies it
+    /// (`CircuitBreaker.coolDown(until:)`); `decide` already falls back for such an error.
+    public func cooldown(after error: ProviderError) -> Duration? {
+        guard case .rateLimited(let after?) = error, after > maxRetryAfterWait else { return nil }
+        return min(after, maxCooldown)
     }
 
     /// The delay before retry number `retry` (1 for the first retry).
@@ -85,6 +101,7 @@ public struct RetryPolicy: Sendable, Hashable {
         if error.classification == .final { return .fail(.finalError) }
         if context.totalAttempts >= maxAttempts { return .fail(.attemptsExhausted) }
         if case .contextLengthExceeded(let limit, _) = error { return .fallback(minimumContext: limit) }
+        if cooldown(after: error) != nil { return .fallback(minimumContext: nil) }
         guard error.classification == .retryable, context.attemptsOnProvider < maxAttemptsPerProvider,
               context.budgetAllowsRetry else { return .fallback(minimumContext: nil) }
         var delay = backoff(retry: context.attemptsOnProvider, random: &random)
