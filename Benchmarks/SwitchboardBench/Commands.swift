@@ -28,6 +28,7 @@ var benchCommands: [any BenchCommand.Type] {
         EngineCommand.self,
         BatchCommand.self,
         StructuredCommand.self,
+        SessionCommand.self,
     ]
 }
 

@@ -21,6 +21,8 @@ extension Coordinator {
         var analysis = await analyzer.analyze(request)
         // The app's own flag is authoritative even if the analyzer missed it.
         if request.memory?.containsPersonalData == true, analysis.privacy < .personal { analysis.privacy = .personal }
+        // A conversation that has seen private content stays as private (`Session`).
+        if let floor = request.privacyFloor, analysis.privacy < floor { analysis.privacy = floor }
         return analysis
     }
 

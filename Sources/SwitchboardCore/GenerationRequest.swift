@@ -73,6 +73,9 @@ public struct GenerationRequest: Sendable, Hashable {
     public var preferredProviders: [ProviderID]
     /// Never used for this request.
     public var excludedProviders: Set<ProviderID>
+    /// The least private this request may be treated as, whatever the analyzer finds: a session that
+    /// has seen personal or sensitive content sets it, so every later turn stays on device.
+    public var privacyFloor: PrivacyLevel?
 
     public init(prompt: String? = nil, kind: PromptKind = .chat, messages: [ChatMessage] = [], memory: MemoryContext? = nil,
                 images: [ImageAttachment] = [], output: OutputFormat = .text, priority: Priority = .normal,

@@ -2,9 +2,22 @@
 public struct TokenUsage: Sendable, Hashable, Codable {
     public var promptTokens: Int
     public var completionTokens: Int
-    public var totalTokens: Int { promptTokens + completionTokens }
-    public init(promptTokens: Int = 0, completionTokens: Int = 0) {
-        self.promptTokens = promptTokens; self.completionTokens = completionTokens
+    /// Prompt tokens the provider did not evaluate again: an on-device engine found them in its KV
+    /// cache from an earlier request (a conversation's previous turns).
+    public var cachedPromptTokens: Int
+    public var totalTokens: Int { promptTokens.saturatingAdd(completionTokens) }
+    public init(promptTokens: Int = 0, completionTokens: Int = 0, cachedPromptTokens: Int = 0) {
+        self.promptTokens = promptTokens; self.completionTokens = completionTokens; self.cachedPromptTokens = cachedPromptTokens
+    }
+
+    private enum CodingKeys: String, CodingKey { case promptTokens, completionTokens, cachedPromptTokens }
+
+    /// Records written before `cachedPromptTokens` existed decode with 0.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        promptTokens = try c.decode(Int.self, forKey: .promptTokens)
+        completionTokens = try c.decode(Int.self, forKey: .completionTokens)
+        cachedPromptTokens = try c.decodeIfPresent(Int.self, forKey: .cachedPromptTokens) ?? 0
     }
 }
 

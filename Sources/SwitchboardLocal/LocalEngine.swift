@@ -11,9 +11,10 @@ final class LocalEngine: LocalInferenceEngine {
     let threads: Int
     var concurrency: Int { generator.capacity }
 
-    init(model: LanguageModel, contextLength: Int, threads: Int, batchSize: Int) {
+    init(model: LanguageModel, contextLength: Int, threads: Int, batchSize: Int, reusesPrefixes: Bool) {
         self.model = model; self.contextLength = contextLength; self.threads = threads
-        generator = BatchedGenerator(model: model, capacity: batchSize, contextLength: contextLength, threads: threads)
+        generator = BatchedGenerator(model: model, capacity: batchSize, contextLength: contextLength, threads: threads,
+                                     reusePrefixes: reusesPrefixes)
     }
 
     func tokenCount(of text: String, parseSpecial: Bool) -> Int {
@@ -46,7 +47,8 @@ final class LocalEngine: LocalInferenceEngine {
             case .token(let token): return .token(token.text)
             case .finished(let summary):
                 guard let reason = Self.finishReason(summary.finishReason) else { throw CancellationError() }
-                return .finished(reason, TokenUsage(promptTokens: summary.promptTokens, completionTokens: summary.completionTokens))
+                return .finished(reason, TokenUsage(promptTokens: summary.promptTokens, completionTokens: summary.completionTokens,
+                                                    cachedPromptTokens: summary.reusedPromptTokens))
             }
         }
     }

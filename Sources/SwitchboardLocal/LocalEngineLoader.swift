@@ -8,10 +8,14 @@ public struct LocalEngineLoader: LocalEngineLoading {
     /// Generations decoded together (continuous batching); nil: chosen from memory
     /// (`defaultBatchSize`). The provider admits this many requests at once.
     public var batchSize: Int?
+    /// Keep finished requests' KV caches and start a request that begins with the same tokens (a
+    /// conversation's next turn) from there.
+    public var reusesPrefixes: Bool
 
-    public init(threads: Int = 2, batchSize: Int? = nil) {
+    public init(threads: Int = 2, batchSize: Int? = nil, reusesPrefixes: Bool = true) {
         self.threads = max(1, threads)
         self.batchSize = batchSize.map { max(1, min($0, 64)) }
+        self.reusesPrefixes = reusesPrefixes
     }
 
     /// As many sequences as an eighth of the device's memory holds in full-context KV caches, 1…8:
@@ -39,7 +43,7 @@ public struct LocalEngineLoader: LocalEngineLoading {
         }
         let context = min(file.contextLength, model.contextLength)
         return LocalEngine(model: model, contextLength: context, threads: threads,
-                           batchSize: batchSize ?? Self.defaultBatchSize(model: model, contextLength: context))
+                           batchSize: batchSize ?? Self.defaultBatchSize(model: model, contextLength: context), reusesPrefixes: reusesPrefixes)
     }
 }
 

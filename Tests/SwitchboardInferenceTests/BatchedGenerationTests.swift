@@ -88,3 +88,33 @@ import Testing
         }
     }
 }
+
+/// KV reuse: a request that starts with a finished request's tokens (a conversation's next turn)
+/// evaluates only the new ones; with reuse off, or after a different prompt, nothing is reused.
+@Suite(.serialized, .requiresSmolLM2Model) struct PrefixReuseTests {
+    @Test func nextTurnReusesTheCachedPrefix() async throws {
+        let model = try chatFidelityModel.get()
+        let template = try #require(model.chatTemplate)
+        let turn1 = model.tokenizer.encode(template.segments([ChatTurn(.system, "Answer briefly."), ChatTurn(.user, "Name three primary colors.")]))
+        for reuse in [true, false] {
+            let generator = BatchedGenerator(model: model, capacity: 2, contextLength: 512, reusePrefixes: reuse)
+            let first = try await BatchedGenerationTests.collect(generator.events(ids: turn1, options: GenerationOptions(maxTokens: 12)))
+            let answer = first.ids
+            #expect(first.summary?.reusedPromptTokens == 0)
+            // The next turn: the whole first exchange, then a new user message.
+            let turn2 = turn1 + answer + model.tokenizer.encode(template.segments([ChatTurn(.user, "And three secondary ones?")]), addBOS: false)
+            let second = try await BatchedGenerationTests.collect(generator.events(ids: turn2, options: GenerationOptions(maxTokens: 8)))
+            let reused = try #require(second.summary?.reusedPromptTokens)
+            if reuse {
+                // Everything the cache held: the prompt and every answer token that was fed back.
+                #expect(reused >= turn1.count && reused < turn2.count, "reused \(reused) of \(turn2.count)")
+            } else {
+                #expect(reused == 0)
+            }
+            #expect(!second.ids.isEmpty)
+            // An unrelated prompt finds no useful prefix.
+            let other = try await BatchedGenerationTests.collect(generator.events(ids: model.tokenizer.encode("Completely different text."), options: GenerationOptions(maxTokens: 2)))
+            #expect((other.summary?.reusedPromptTokens ?? -1) < 4)
+        }
+    }
+}

@@ -6,8 +6,11 @@ struct BatchLoop {
         let request: BatchRequest
         let slot: Int
         var decoder: SequenceDecoder
-        /// Prompt tokens fed so far; the sequence decodes once it reaches the prompt's length.
+        /// Prompt tokens fed so far (or found in the slot's cache); the sequence decodes once it
+        /// reaches the prompt's length.
         var fed = 0
+        /// Leading prompt tokens whose keys and values were already cached.
+        var reused = 0
         /// The token to feed at the next decode step.
         var next: Int32 = 0
         let started: Duration
@@ -23,15 +26,18 @@ struct BatchLoop {
     let session: BatchedSession
     let inbox: BatchInbox
     let now: @Sendable () -> Duration
+    /// Keep a finished sequence's cache for a later request that starts with the same tokens.
+    let reusePrefixes: Bool
     private var running: [Running] = []
     private var freeSlots: [Int]
     /// Every token's bytes, built at the first constrained request (once per model).
     private var vocabulary: TokenVocabulary?
     private var steps: [(slot: Int, token: Int32)] = []
 
-    init(session: BatchedSession, inbox: BatchInbox, now: @escaping @Sendable () -> Duration) {
+    init(session: BatchedSession, inbox: BatchInbox, reusePrefixes: Bool, now: @escaping @Sendable () -> Duration) {
         self.session = session
         self.inbox = inbox
+        self.reusePrefixes = reusePrefixes
         self.now = now
         freeSlots = Array((0..<session.capacity).reversed())
         steps.reserveCapacity(session.capacity)
@@ -70,10 +76,27 @@ struct BatchLoop {
             } catch {
                 request.deliver(.failed(error)); continue
             }
-            let slot = freeSlots.removeLast()
-            session.reset(slot)
-            running.append(Running(request: request, slot: slot, decoder: decoder, started: now()))
+            let slot = takeSlot(for: ids)
+            let kept = reusePrefixes ? session.reuse(slot, for: ids) : session.reuse(slot, for: [])
+            running.append(Running(request: request, slot: slot, decoder: decoder, fed: kept, reused: kept, started: now()))
         }
+    }
+
+    /// The free slot whose cache holds the longest prefix of `ids` (a conversation's next turn finds
+    /// its earlier turns there); failing a useful one, the free slot holding the fewest tokens.
+    private mutating func takeSlot(for ids: [Int32]) -> Int {
+        var best = freeSlots.count - 1
+        if reusePrefixes {
+            var bestLength = -1
+            for (i, slot) in freeSlots.enumerated() {
+                let length = session.cachedPrefix(slot, of: ids)
+                if length > bestLength { (best, bestLength) = (i, length) }
+            }
+            if bestLength < 16 {
+                best = freeSlots.indices.min { session.position(of: freeSlots[$0]) < session.position(of: freeSlots[$1]) } ?? best
+            }
+        }
+        return freeSlots.remove(at: best)
     }
 
     private mutating func retireCancelled() {
@@ -131,7 +154,8 @@ struct BatchLoop {
         let first = sequence.firstToken ?? end
         deliver(.event(.finished(GenerationSummary(
             finishReason: reason, promptTokens: sequence.request.ids.count, completionTokens: generated.count, generatedIDs: generated,
-            timeToFirstToken: first, prefillDuration: sequence.prefilled, decodeDuration: generated.isEmpty ? .zero : end - first))))
+            timeToFirstToken: first, prefillDuration: sequence.prefilled, decodeDuration: generated.isEmpty ? .zero : end - first,
+            reusedPromptTokens: sequence.reused))))
     }
 
     private mutating func fail(_ i: Int, _ error: any Error) {

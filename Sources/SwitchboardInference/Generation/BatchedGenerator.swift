@@ -21,8 +21,10 @@ public final class BatchedGenerator: Sendable {
     /// - Parameters:
     ///   - capacity: sequences at once; each reserves a KV cache of `contextLength` positions
     ///     (allocated lazily: resident memory grows with the tokens actually held).
+    ///   - reusePrefixes: keep each finished request's KV cache in its slot, and start a request that
+    ///     begins with the same tokens (a conversation's next turn) from there.
     public init<C: Clock & Sendable>(model: LanguageModel, capacity: Int, contextLength: Int? = nil, threads: Int = 2,
-                                     clock: C = ContinuousClock()) where C.Duration == Duration {
+                                     reusePrefixes: Bool = true, clock: C = ContinuousClock()) where C.Duration == Duration {
         self.model = model
         self.capacity = max(1, min(capacity, 256))
         let length = max(1, min(contextLength ?? model.contextLength, model.contextLength))
@@ -35,7 +37,7 @@ public final class BatchedGenerator: Sendable {
         let thread = Thread {
             Thread.current.name = "switchboard.batch"
             let session = BatchedSession(model: model, capacity: capacity, contextLength: length, threads: threads)
-            var loop = BatchLoop(session: session, inbox: inbox, now: now)
+            var loop = BatchLoop(session: session, inbox: inbox, reusePrefixes: reusePrefixes, now: now)
             loop.run()
         }
         thread.stackSize = 8 << 20

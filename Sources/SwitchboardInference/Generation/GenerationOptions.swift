@@ -61,6 +61,9 @@ public struct GenerationSummary: Sendable, Equatable {
     public var timeToFirstToken: Duration
     public var prefillDuration: Duration
     public var decodeDuration: Duration
+    /// Leading prompt tokens whose keys and values a previous request had left in the cache (only
+    /// the rest were evaluated).
+    public var reusedPromptTokens: Int = 0
 
     public var prefillTokensPerSecond: Double { Self.rate(promptTokens, prefillDuration) }
     /// Tokens per second after the first one (each needs one decode step).

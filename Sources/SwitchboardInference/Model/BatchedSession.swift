@@ -17,6 +17,8 @@ public final class BatchedSession {
     let context: ForwardContext
     private let caches: [KVCache]
     private var positions: [Int]
+    /// The ids whose keys and values each slot's cache holds, in order (for prefix reuse).
+    private var cachedIDs: [[Int32]]
     private var decodeTokens: [Int32]
     private var decodeRows: [BatchRow] = []
 
@@ -32,6 +34,7 @@ public final class BatchedSession {
         context = ForwardContext(model: model, contextLength: length, batch: rows, threads: threads, build: reference)
         caches = (0..<sequences).map { _ in KVCache(architecture: model.architecture, contextLength: length, batch: rows) }
         positions = [Int](repeating: 0, count: sequences)
+        cachedIDs = [[Int32]](repeating: [], count: sequences)
         decodeTokens = [Int32](repeating: 0, count: sequences)
         decodeRows.reserveCapacity(sequences)
     }
@@ -40,7 +43,25 @@ public final class BatchedSession {
     public func position(of slot: Int) -> Int { positions[slot] }
 
     /// Empties sequence `slot` for a new request (its cache is overwritten as the new one grows).
-    public func reset(_ slot: Int) { positions[slot] = 0 }
+    public func reset(_ slot: Int) { reuse(slot, for: []) }
+
+    /// How many leading `ids` sequence `slot`'s cache already holds.
+    public func cachedPrefix(_ slot: Int, of ids: [Int32]) -> Int {
+        let cached = cachedIDs[slot]
+        var n = 0
+        while n < min(cached.count, ids.count), cached[n] == ids[n] { n += 1 }
+        return n
+    }
+
+    /// Starts a request on `slot` keeping the keys and values of the longest cached prefix of `ids`
+    /// (at most all but the last id, whose logits the request needs); returns how many were kept.
+    @discardableResult
+    public func reuse(_ slot: Int, for ids: [Int32]) -> Int {
+        let kept = min(cachedPrefix(slot, of: ids), max(0, ids.count - 1))
+        positions[slot] = kept
+        cachedIDs[slot].removeSubrange(kept...)
+        return kept
+    }
 
     /// Checks that `count` more tokens fit in sequence `slot` and are valid ids.
     func validate(_ ids: ArraySlice<Int32>, slot: Int) throws(InferenceError) {
@@ -71,6 +92,7 @@ public final class BatchedSession {
             }
         }
         positions[slot] += n
+        cachedIDs[slot] += ids[offset..<(offset + n)]
         return result
     }
 
@@ -93,6 +115,6 @@ public final class BatchedSession {
                 onLogits(row, UnsafeMutableBufferPointer(start: logits, count: vocabulary))
             }
         }
-        for step in steps { positions[step.slot] += 1 }
+        for step in steps { positions[step.slot] += 1; cachedIDs[step.slot].append(step.token) }
     }
 }

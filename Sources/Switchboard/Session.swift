@@ -1,0 +1,141 @@
+import SwitchboardCore
+
+/// A conversation with the runtime, in the shape of Apple's `LanguageModelSession`: instructions, a
+/// transcript, and `respond` that sends the whole conversation and appends the answer.
+///
+/// - **Privacy follows the conversation.** Each turn is analyzed with the whole transcript, and once
+///   the session has seen personal or sensitive content, every later turn carries that level as its
+///   floor (`GenerationRequest.privacyFloor`): it stays on device, retries and fallbacks included.
+/// - **Warm cache.** The next turn prefers the provider that answered the last one; an on-device
+///   provider then finds the earlier turns in its KV cache and evaluates only the new tokens.
+/// - **Context.** `contextTokens` bounds the transcript sent: with `.trimOldest` the oldest turns go
+///   first (instructions are kept); with `.fail` a turn that does not fit throws
+///   `SessionError.contextExceeded`.
+public actor Session {
+    public enum Overflow: Sendable { case trimOldest, fail }
+
+    public struct Options: Sendable {
+        public var maxTokens: Int
+        public var priority: Priority
+        public var latencyBudget: Duration?
+        public var sampling: SamplingOptions
+        /// Estimated tokens (about 4 bytes each) the transcript may take.
+        public var contextTokens: Int
+        public var overflow: Overflow
+        /// Tried first when eligible (after the provider that answered the last turn).
+        public var preferredProviders: [ProviderID]
+        public init(maxTokens: Int = 256, priority: Priority = .normal, latencyBudget: Duration? = nil,
+                    sampling: SamplingOptions = .greedy, contextTokens: Int = 3072, overflow: Overflow = .trimOldest,
+                    preferredProviders: [ProviderID] = []) {
+            self.maxTokens = maxTokens; self.priority = priority; self.latencyBudget = latencyBudget
+            self.sampling = sampling; self.contextTokens = max(1, contextTokens); self.overflow = overflow
+            self.preferredProviders = preferredProviders
+        }
+    }
+
+    /// One entry of the conversation, oldest first.
+    public enum Entry: Sendable, Hashable {
+        case instructions(String)
+        case prompt(String)
+        case response(String, provider: ProviderID)
+    }
+
+    public let coordinator: Coordinator
+    public var options: Options
+    public private(set) var transcript: [Entry]
+    /// The most private level any turn has had.
+    public private(set) var privacy: PrivacyLevel = .public
+    private var lastProvider: ProviderID?
+
+    public init(coordinator: Coordinator, instructions: String? = nil, options: Options = Options()) {
+        self.coordinator = coordinator
+        self.options = options
+        transcript = instructions.map { [.instructions($0)] } ?? []
+    }
+
+    /// Sends `prompt` with the conversation so far; appends both to the transcript.
+    public func respond(to prompt: String) async throws -> GenerationResponse {
+        let request = try request(for: prompt)
+        let response = try await coordinator.respond(to: request)
+        record(prompt: prompt, response: response)
+        return response
+    }
+
+    /// `respond`, as events: the same stream `Coordinator.stream` gives, recorded in the transcript
+    /// when it completes.
+    public func streamResponse(to prompt: String) throws -> AsyncStream<SwitchboardEvent> {
+        let request = try request(for: prompt)
+        let (output, continuation) = AsyncStream.makeStream(of: SwitchboardEvent.self, bufferingPolicy: .bufferingOldest(max(1, request.maxTokens) + 16))
+        let upstream = coordinator.stream(request)
+        let task = Task {
+            for await event in upstream {
+                if case .completed(let response) = event { self.record(prompt: prompt, response: response) }
+                continuation.yield(event)
+            }
+            continuation.finish()
+        }
+        continuation.onTermination = { _ in task.cancel() }
+        return output
+    }
+
+    /// Loads what the next turn will need (a local model), so the first answer does not wait for it.
+    public func prewarm() async {
+        var request = GenerationRequest(prompt: "Hello", priority: .low, maxTokens: 1)
+        request.privacyFloor = privacy > .public ? privacy : nil
+        _ = try? await coordinator.respond(to: request)
+    }
+
+    /// The request for the next turn: instructions, earlier turns (trimmed to fit), the new prompt.
+    func request(for prompt: String) throws -> GenerationRequest {
+        var messages = Self.messages(transcript) + [ChatMessage(.user, prompt)]
+        while Self.estimatedTokens(messages) + options.maxTokens > options.contextTokens {
+            // The new prompt (last) is never dropped; instructions neither.
+            guard options.overflow == .trimOldest, let first = messages.firstIndex(where: { $0.role != .system }),
+                  first < messages.count - 1 else {
+                throw SessionError.contextExceeded(estimatedTokens: Self.estimatedTokens(messages) + options.maxTokens,
+                                                   limit: options.contextTokens)
+            }
+            // Drop the oldest prompt and its answer together.
+            messages.remove(at: first)
+            if first < messages.count - 1, messages[first].role == .assistant { messages.remove(at: first) }
+        }
+        var request = GenerationRequest(messages: messages, priority: options.priority, latencyBudget: options.latencyBudget,
+                                        maxTokens: options.maxTokens, sampling: options.sampling)
+        request.privacyFloor = privacy > .public ? privacy : nil
+        request.preferredProviders = (lastProvider.map { [$0] } ?? []) + options.preferredProviders.filter { $0 != lastProvider }
+        return request
+    }
+
+    private func record(prompt: String, response: GenerationResponse) {
+        transcript.append(.prompt(prompt))
+        transcript.append(.response(response.text, provider: response.providerID))
+        privacy = max(privacy, response.privacy)
+        lastProvider = response.providerID
+    }
+
+    static func messages(_ transcript: [Entry]) -> [ChatMessage] {
+        transcript.map { entry in
+            switch entry {
+            case .instructions(let text): ChatMessage(.system, text)
+            case .prompt(let text): ChatMessage(.user, text)
+            case .response(let text, _): ChatMessage(.assistant, text)
+            }
+        }
+    }
+
+    static func estimatedTokens(_ messages: [ChatMessage]) -> Int {
+        messages.reduce(0) { $0.saturatingAdd($1.content.utf8.count / 4 + 4) }
+    }
+}
+
+/// Why a session turn could not be sent.
+public enum SessionError: Error, Sendable, Equatable, CustomStringConvertible {
+    case contextExceeded(estimatedTokens: Int, limit: Int)
+
+    public var description: String {
+        switch self {
+        case .contextExceeded(let estimated, let limit):
+            "the conversation needs about \(estimated) tokens but the session allows \(limit); raise Options.contextTokens, lower maxTokens, or use .trimOldest"
+        }
+    }
+}

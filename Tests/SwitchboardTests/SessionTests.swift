@@ -1,0 +1,57 @@
+import Switchboard
+import SwitchboardTestKit
+import Testing
+
+/// `Session`: the transcript grows by prompt and answer, privacy follows the conversation, the next
+/// turn prefers the provider that answered, and a long transcript is trimmed or refused.
+@Suite struct SessionTests {
+    @Test("once a turn is sensitive, every later turn stays on device, even a public one")
+    func privacyFollowsTheConversation() async throws {
+        let remote = RecordingProvider(wrapping: Fixture.remote())
+        let local = RecordingProvider(wrapping: Fixture.local())
+        let coordinator = Coordinator(providers: [local, remote], configuration: Fixture.configuration())
+        // The app prefers the remote: public turns go there while they may.
+        let session = Session(coordinator: coordinator, instructions: "Be brief.", options: .init(preferredProviders: ["remote"]))
+        let public1 = try await session.respond(to: "What is the capital of France?")
+        #expect(public1.providerID == "remote")
+        let sensitive = try await session.respond(to: "My SSN is 219-09-9999. Should I give it to my landlord?")
+        #expect(sensitive.providerID == "local" && sensitive.privacy == .sensitive)
+        let later = try await session.respond(to: "And what is the weather like in spring?")
+        #expect(later.providerID == "local")
+        #expect(later.privacy == .sensitive)
+        #expect(await session.privacy == .sensitive)
+        #expect(await remote.callCount == 1)
+        // The transcript: instructions, then prompt and answer per turn; each request carried it all.
+        #expect(await session.transcript.count == 7)
+        let lastRequest = try #require(await local.receivedRequests.last?.request)
+        #expect(lastRequest.messages.map(\.role) == [.system, .user, .assistant, .user, .assistant, .user])
+    }
+
+    @Test("the next turn prefers the provider that answered the last one (its cache is warm)")
+    func prefersTheLastProvider() async throws {
+        let a = RecordingProvider(wrapping: Fixture.local("local-a")), b = RecordingProvider(wrapping: Fixture.local("local-b"))
+        let session = Session(coordinator: Coordinator(providers: [a, b], configuration: Fixture.configuration()))
+        let first = try await session.respond(to: "Hello there.")
+        let second = try await session.respond(to: "And again.")
+        #expect(second.providerID == first.providerID)
+        let preferred = try #require(await (first.providerID == "local-a" ? a : b).receivedRequests.last?.request.preferredProviders)
+        #expect(preferred == [first.providerID])
+    }
+
+    @Test("a transcript past the context drops its oldest turns, keeping the instructions, or fails when asked to")
+    func trimmingOrFailing() async throws {
+        let local = RecordingProvider(wrapping: Fixture.local())
+        let coordinator = Coordinator(providers: [local], configuration: Fixture.configuration())
+        let long = String(repeating: "word ", count: 80)  // about 100 estimated tokens per turn
+        let trimming = Session(coordinator: coordinator, instructions: "Keep me.", options: .init(maxTokens: 16, contextTokens: 300))
+        for _ in 0..<5 { _ = try await trimming.respond(to: long) }
+        let sent = try #require(await local.receivedRequests.last?.request.messages)
+        #expect(sent.first?.role == .system && sent.first?.content == "Keep me.")
+        #expect(sent.count < 1 + 2 * 4 + 1)
+        #expect(sent.last?.role == .user)
+        let strict = Session(coordinator: coordinator, options: .init(maxTokens: 16, contextTokens: 150, overflow: .fail))
+        _ = try await strict.respond(to: long)
+        await #expect(throws: SessionError.self) { _ = try await strict.respond(to: long) }
+    }
+}
+
