@@ -106,7 +106,7 @@ public actor Session {
         return request
     }
 
-    private func record(prompt: String, response: GenerationResponse) {
+    func record(prompt: String, response: GenerationResponse) {
         transcript.append(.prompt(prompt))
         transcript.append(.response(response.text, provider: response.providerID))
         privacy = max(privacy, response.privacy)

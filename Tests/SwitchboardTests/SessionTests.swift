@@ -55,3 +55,20 @@ import Testing
     }
 }
 
+
+extension SessionTests {
+    struct City: Generable {
+        var name: String
+        static var generationSchema: GenerationSchema { .object([.init("name", .string())]) }
+    }
+
+    @Test("a typed turn decodes the answer and records its JSON in the transcript")
+    func typedTurn() async throws {
+        let local = ScriptedProvider(id: "local", capabilities: ProviderCapabilities(isOnDevice: true, maxContextTokens: 8192, supportsStructuredOutput: true),
+                                     output: .tokens(["{\"name\": ", "\"Paris\"}"]))
+        let session = Session(coordinator: Coordinator(providers: [local], configuration: Fixture.configuration()))
+        let answer = try await session.respond(to: "Which city is the capital of France?", generating: City.self)
+        #expect(answer.content.name == "Paris")
+        #expect(await session.transcript.last == .response("{\"name\": \"Paris\"}", provider: "local"))
+    }
+}
