@@ -101,6 +101,9 @@ import Testing
             let first = try await BatchedGenerationTests.collect(generator.events(ids: turn1, options: GenerationOptions(maxTokens: 12)))
             let answer = first.ids
             #expect(first.summary?.reusedPromptTokens == 0)
+            // The same prompt again is computed fresh (no reuse), so it answers the same.
+            let again = try await BatchedGenerationTests.collect(generator.events(ids: turn1, options: GenerationOptions(maxTokens: 12)))
+            #expect(again.summary?.reusedPromptTokens == 0 && again.ids == answer)
             // The next turn: the whole first exchange, then a new user message.
             let turn2 = turn1 + answer + model.tokenizer.encode(template.segments([ChatTurn(.user, "And three secondary ones?")]), addBOS: false)
             let second = try await BatchedGenerationTests.collect(generator.events(ids: turn2, options: GenerationOptions(maxTokens: 8)))

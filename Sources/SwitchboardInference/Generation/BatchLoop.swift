@@ -89,7 +89,7 @@ struct BatchLoop {
         if reusePrefixes {
             var bestLength = -1
             for (i, slot) in freeSlots.enumerated() {
-                let length = session.cachedPrefix(slot, of: ids)
+                let length = session.reusablePrefix(slot, of: ids)
                 if length > bestLength { (best, bestLength) = (i, length) }
             }
             if bestLength < 16 {

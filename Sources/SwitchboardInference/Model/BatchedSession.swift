@@ -19,6 +19,8 @@ public final class BatchedSession {
     private var positions: [Int]
     /// The ids whose keys and values each slot's cache holds, in order (for prefix reuse).
     private var cachedIDs: [[Int32]]
+    /// The prompt length of each slot's last request.
+    private var promptLengths: [Int]
     private var decodeTokens: [Int32]
     private var decodeRows: [BatchRow] = []
 
@@ -35,6 +37,7 @@ public final class BatchedSession {
         caches = (0..<sequences).map { _ in KVCache(architecture: model.architecture, contextLength: length, batch: rows) }
         positions = [Int](repeating: 0, count: sequences)
         cachedIDs = [[Int32]](repeating: [], count: sequences)
+        promptLengths = [Int](repeating: 0, count: sequences)
         decodeTokens = [Int32](repeating: 0, count: sequences)
         decodeRows.reserveCapacity(sequences)
     }
@@ -53,13 +56,24 @@ public final class BatchedSession {
         return n
     }
 
-    /// Starts a request on `slot` keeping the keys and values of the longest cached prefix of `ids`
-    /// (at most all but the last id, whose logits the request needs); returns how many were kept.
+    /// How many leading `ids` a request could keep from `slot`: the cached prefix, when it covers
+    /// the slot's whole last prompt — `ids` continue that conversation. A repeated or shorter prompt
+    /// keeps nothing: recomputing it fresh keeps identical requests' answers identical (reused
+    /// positions were computed in other batches, which moves the last bits).
+    public func reusablePrefix(_ slot: Int, of ids: [Int32]) -> Int {
+        let common = cachedPrefix(slot, of: ids)
+        guard promptLengths[slot] > 0, common >= promptLengths[slot], ids.count > promptLengths[slot] else { return 0 }
+        return min(common, ids.count - 1)
+    }
+
+    /// Starts a request on `slot`, keeping the keys and values of `reusablePrefix` (never the last
+    /// id, whose logits the request needs); returns how many were kept.
     @discardableResult
     public func reuse(_ slot: Int, for ids: [Int32]) -> Int {
-        let kept = min(cachedPrefix(slot, of: ids), max(0, ids.count - 1))
+        let kept = reusablePrefix(slot, of: ids)
         positions[slot] = kept
         cachedIDs[slot].removeSubrange(kept...)
+        promptLengths[slot] = ids.count
         return kept
     }
 
