@@ -99,16 +99,3 @@ public enum ChatTemplate: Sendable, Hashable {
         return String(line)
     }
 }
-
-extension LanguageModel {
-    /// The chat template of this model's file (nil: a completion-only model).
-    public var chatTemplate: ChatTemplate? { ChatTemplate.detect(source: chatTemplateSource, architecture: architecture.name) }
-
-    /// Ids of the tokens that end a turn or the text: the tokenizer's end-of-generation tokens and
-    /// the chat template's end-of-turn pieces.
-    public var stopTokenIDs: Set<Int32> {
-        var ids = tokenizer.endOfGenerationIDs
-        for piece in chatTemplate?.endOfTurnPieces ?? [] { if let id = tokenizer.id(of: piece) { ids.insert(id) } }
-        return ids
-    }
-}

@@ -49,9 +49,11 @@ public final class BatchedGenerator: Sendable {
     /// KV cache bytes one sequence of `contextLength` positions needs (f32 keys and values).
     public static func kvBytesPerSequence(model: LanguageModel, contextLength: Int) -> Int {
         let a = model.architecture
-        let (perToken, o1) = (a.blockCount * a.headCountKV * a.keyLength * 2 * MemoryLayout<Float>.stride).multipliedReportingOverflow(by: 1)
-        let (total, o2) = perToken.multipliedReportingOverflow(by: max(1, contextLength))
-        return o1 || o2 ? .max : total
+        // Saturating: a corrupt header's sizes must not trap here.
+        return [a.blockCount, a.headCountKV, a.keyLength, 2 * MemoryLayout<Float>.stride, max(1, contextLength)].reduce(1) { product, factor in
+            let (value, overflow) = product.multipliedReportingOverflow(by: factor)
+            return overflow ? .max : value
+        }
     }
 
     /// Streams token events for the prompt `ids`, then one `.finished(summary)` (or an error).

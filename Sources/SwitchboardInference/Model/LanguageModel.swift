@@ -6,14 +6,17 @@ public final class LanguageModel: Sendable {
     public let tokenizer: Tokenizer
     let file: GGUFFile
     let family: any TransformerFamily
+    /// The chat template of this model's file (nil: a completion-only model).
+    public let chatTemplate: ChatTemplate?
+    /// Ids of the tokens that end a turn or the text: the tokenizer's end-of-generation tokens and
+    /// the chat template's end-of-turn pieces.
+    public let stopTokenIDs: Set<Int32>
 
     /// Longest sequence (prompt + generated tokens) the model was trained for.
     public var contextLength: Int { architecture.contextLength }
     /// Rows of the output matrix (= logits per position).
     public var vocabularySize: Int { architecture.vocabularySize }
 
-    /// The `tokenizer.chat_template` of the file (a Jinja template), when it has one.
-    public var chatTemplateSource: String? { try? file.optionalString("tokenizer.chat_template") ?? nil }
 
     /// Positions whose RoPE cos/sin are tabulated at load; later positions are computed on the fly.
     static let tabulatedPositions = 4096
@@ -31,6 +34,11 @@ public final class LanguageModel: Sendable {
         }
         architecture = a
         self.file = file
+        let template = ChatTemplate.detect(source: try? file.optionalString("tokenizer.chat_template") ?? nil, architecture: name)
+        chatTemplate = template
+        var stops = tokenizer.endOfGenerationIDs
+        for piece in template?.endOfTurnPieces ?? [] { if let id = tokenizer.id(of: piece) { stops.insert(id) } }
+        stopTokenIDs = stops
         progress(1)
     }
 
