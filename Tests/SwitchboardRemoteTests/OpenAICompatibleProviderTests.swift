@@ -72,7 +72,7 @@ struct OpenAICompatibleProviderTests {
     }
 
     @Test func imagesAndJSONSchemaShapeTheBody() async throws {
-        let server = try ScriptedHTTPServer([.sse(Self.happyStream)])
+        let server = try ScriptedHTTPServer([.sse(StructuredWireFormatTests.openAIStream([#"{"answer":"a logo"}"#]))])
         defer { server.stop() }
         let provider = openAI(server, includeStreamUsage: false)
         let image = ImageAttachment(data: Data([0x89, 0x50, 0x4E, 0x47]), mimeType: "image/png")
