@@ -27,7 +27,21 @@ struct StructuredWireFormatTests {
         #expect(format["type"] == "json_schema")
         #expect(format["json_schema"]?["name"] == "response")
         #expect(format["json_schema"]?["strict"] == true)
-        #expect(format["json_schema"]?["schema"] == Self.schemaJSON)
+        #expect(format["json_schema"]?["schema"] == [
+            "type": "object", "additionalProperties": false, "required": ["name", "age"],
+            "properties": ["name": ["type": "string"], "age": ["type": "integer", "minimum": 0]],
+        ], "strict mode needs every object closed")
+    }
+
+    @Test func aSchemaOutsideStrictModesSubsetGoesNonStrictAndUnchanged() async throws {
+        let optional = #"{"type":"object","properties":{"name":{"type":"string"},"nickname":{"type":"string"}},"required":["name"]}"#
+        let server = try ScriptedHTTPServer([.sse(Self.openAIStream([#"{"name":"Ada"}"#]))])
+        defer { server.stop() }
+        let result = try await collect(openAI(server).generate(providerRequest(output: .jsonSchema(optional))))
+        #expect(result.text == #"{"name":"Ada"}"#)
+        let format = try #require(server.requests.first?.json?["response_format"])
+        #expect(format["json_schema"]?["strict"] == false)
+        #expect(format["json_schema"]?["schema"] == (try JSONValue.decode(Data(optional.utf8))))
     }
 
     @Test func llamaCppPythonStyleSendsJSONObjectWithTheSchema() async throws {
@@ -84,12 +98,15 @@ struct StructuredWireFormatTests {
         #expect(server.requests.isEmpty)
     }
 
-    @Test func geminiSendsItsOwnSchemaDialectAndAValidReplyPassesThrough() async throws {
-        let reply = #"{"candidates":[{"content":{"parts":[{"text":"{\"name\":\"Ada\",\"age\":36}"}],"role":"model"},"finishReason":"STOP"}]}"#
-        let server = try ScriptedHTTPServer([.json(200, reply)])
+    @Test(arguments: [true, false])
+    func geminiSendsItsOwnSchemaDialectAndAValidReplyPassesThrough(_ streaming: Bool) async throws {
+        let parts = [#"{\"name\":\"Ada\","#, #"\"age\":36}"#].map { #"{"candidates":[{"content":{"parts":[{"text":"\#($0)"}],"role":"model"},"index":0}]}"# }
+        let last = #"{"candidates":[{"content":{"parts":[{"text":""}],"role":"model"},"finishReason":"STOP","index":0}]}"#
+        let whole = #"{"candidates":[{"content":{"parts":[{"text":"{\"name\":\"Ada\",\"age\":36}"}],"role":"model"},"finishReason":"STOP"}]}"#
+        let server = try ScriptedHTTPServer([streaming ? .sse((parts + [last]).map(sseData)) : .json(200, whole)])
         defer { server.stop() }
         let schema = #"{"type":"object","description":"a person","properties":{"name":{"type":"string","enum":["Ada","Alan"]},"age":{"type":["integer","null"],"maximum":150},"tags":{"type":"array","items":{"type":"string"},"maxItems":3}},"required":["name","age"]}"#
-        let result = try await collect(gemini(server, settings: settings(streaming: false)).generate(providerRequest(output: .jsonSchema(schema))))
+        let result = try await collect(gemini(server, settings: settings(streaming: streaming)).generate(providerRequest(output: .jsonSchema(schema))))
         #expect(result.text == Self.document)
         let config = try #require(server.requests.first?.json?["generationConfig"])
         #expect(config["responseMimeType"] == "application/json")
