@@ -21,16 +21,16 @@ struct AnthropicWireFormat: RemoteWireFormat {
             if !turn.text.isEmpty { parts.append(["type": "text", "text": .string(turn.text)]) }
             return ["role": .string(turn.role.rawValue), "content": .array(parts)]
         }
-        var system = conversation.system
-        if let schema = try RemoteConversation.schema(generation.output) {
-            // The Messages API has no response_format: the schema goes into the instructions.
-            let schemaText = String(decoding: try schema.encoded(), as: UTF8.self)
-            system.append("Reply with one JSON value only, no prose and no code fences, matching this JSON Schema:\n" + schemaText)
-        }
+        let system = conversation.system
         var body: [String: JSONValue] = [
             "model": .string(model), "messages": .array(messages), "max_tokens": .int(generation.maxTokens),
             "temperature": .double(min(1, generation.sampling.temperature)),
         ]
+        if let schema = try RemoteConversation.schema(generation.output) {
+            let (tools, choice) = try Self.answerTool(schema)
+            body["tools"] = tools
+            body["tool_choice"] = choice
+        }
         if streaming { body["stream"] = true }
         if !system.isEmpty { body["system"] = .string(system.joined(separator: "\n\n")) }
         if let topP = generation.sampling.topP { body["top_p"] = .double(topP) }
@@ -50,7 +50,10 @@ struct AnthropicWireFormat: RemoteWireFormat {
         guard let json = try? JSONValue.decode(body) else { throw ProviderError.malformedResponse("the reply is not valid JSON") }
         if json["type"]?.stringValue == "error" { throw AnthropicStreamDecoder.error(json, body: body, errors: errors) }
         guard let content = json["content"]?.arrayValue else { throw ProviderError.malformedResponse("the reply has no content") }
-        let text = content.filter { $0["type"]?.stringValue == "text" }.compactMap { $0["text"]?.stringValue }.joined()
+        // A forced answer tool's input is the JSON document; otherwise the text blocks are the answer.
+        let text = try content.first { $0["type"]?.stringValue == "tool_use" }?["input"]
+            .map { String(decoding: try $0.encoded(), as: UTF8.self) }
+            ?? content.filter { $0["type"]?.stringValue == "text" }.compactMap { $0["text"]?.stringValue }.joined()
         let usage = json["usage"].map {
             TokenUsage(promptTokens: $0["input_tokens"]?.intValue ?? 0, completionTokens: $0["output_tokens"]?.intValue ?? 0)
         }
@@ -76,8 +79,11 @@ struct AnthropicStreamDecoder: RemoteStreamDecoder {
             inputTokens = usage?["input_tokens"]?.intValue ?? inputTokens
             outputTokens = usage?["output_tokens"]?.intValue ?? outputTokens
         case "content_block_delta":
-            if json["delta"]?["type"]?.stringValue == "text_delta", let text = json["delta"]?["text"]?.stringValue {
-                return [text]
+            switch json["delta"]?["type"]?.stringValue {
+            case "text_delta": if let text = json["delta"]?["text"]?.stringValue { return [text] }
+            // The forced answer tool's input, streamed as pieces of its JSON document.
+            case "input_json_delta": if let json = json["delta"]?["partial_json"]?.stringValue { return [json] }
+            default: break
             }
         case "message_delta":
             if let reason = json["delta"]?["stop_reason"]?.stringValue { finish = try Self.finishReason(reason) }

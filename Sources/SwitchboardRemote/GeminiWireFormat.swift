@@ -27,9 +27,9 @@ struct GeminiWireFormat: RemoteWireFormat {
         if let topK = sampling.topK { config["topK"] = .int(topK) }
         if let seed = sampling.seed { config["seed"] = seedValue(seed, bits: 31) }
         if !sampling.stopSequences.isEmpty { config["stopSequences"] = .array(sampling.stopSequences.map { .string($0) }) }
-        if let schema = try RemoteConversation.schema(generation.output) {
+        if let schema = try StructuredReplyCheck.schema(generation.output) {
             config["responseMimeType"] = "application/json"
-            config["responseSchema"] = Self.geminiSchema(schema)
+            config["responseSchema"] = try Self.responseSchema(schema)
         }
         var body: [String: JSONValue] = ["contents": .array(contents), "generationConfig": .object(config)]
         if let system = conversation.systemText { body["systemInstruction"] = ["parts": [["text": .string(system)]]] }
@@ -41,23 +41,6 @@ struct GeminiWireFormat: RemoteWireFormat {
         headers["Content-Type"] = "application/json"
         if let key { headers["x-goog-api-key"] = key.revealForAuthenticationHeader() }
         return HTTPRequest(url: url, headers: headers, body: try JSONValue.object(body).encoded())
-    }
-
-    /// Gemini's schema is an OpenAPI subset: JSON Schema keywords it rejects are dropped.
-    static func geminiSchema(_ schema: JSONValue) -> JSONValue {
-        guard case .object(var object) = schema else {
-            if case .array(let items) = schema { return .array(items.map(geminiSchema)) }
-            return schema
-        }
-        for unsupported in ["$schema", "$id", "additionalProperties"] { object[unsupported] = nil }
-        for (name, value) in object {
-            if name == "properties", case .object(let properties) = value {
-                object[name] = .object(properties.mapValues(geminiSchema))
-            } else if name == "items" || name == "anyOf" {
-                object[name] = geminiSchema(value)
-            }
-        }
-        return .object(object)
     }
 
     func decodeReply(_ body: Data, errors: APIErrorMapper) throws -> RemoteReply {

@@ -43,15 +43,7 @@ struct OpenAIWireFormat: RemoteWireFormat {
             if let minP = sampling.minP { body["min_p"] = .double(minP) }
             if let penalty = sampling.repetitionPenalty { body["repeat_penalty"] = .double(penalty) }
         }
-        if let schema = try RemoteConversation.schema(generation.output) {
-            switch responseFormatStyle {
-            case .jsonSchema:
-                body["response_format"] = ["type": "json_schema",
-                                           "json_schema": ["name": "response", "schema": schema, "strict": .bool(strictJSONSchema)]]
-            case .jsonObjectWithSchema:
-                body["response_format"] = ["type": "json_object", "schema": schema]
-            }
-        }
+        if let schema = try RemoteConversation.schema(generation.output) { body["response_format"] = responseFormat(schema) }
         var headers = extraHeaders
         headers["Content-Type"] = "application/json"
         headers["Accept"] = streaming ? "text/event-stream" : "application/json"

@@ -31,6 +31,7 @@ struct RemoteCall<Wire: RemoteWireFormat>: Sendable {
         var pieces = 0
         let promptTokens = Self.estimatedPromptTokens(request)
         do {
+            var check = try StructuredReplyCheck(request.request.output)
             key = try await resolveKey()
             let worstCase = settings.pricing.cost(of: TokenUsage(promptTokens: promptTokens, completionTokens: request.request.maxTokens))
             reservation = try await settings.ledger.reserve(provider: id, estimatedCostUSD: worstCase, budgetUSD: settings.budgetUSD)
@@ -41,17 +42,29 @@ struct RemoteCall<Wire: RemoteWireFormat>: Sendable {
             let errors = APIErrorMapper(dialect: wire.dialect, model: model, key: key, now: settings.now(),
                                         contextLimit: settings.maxContextTokens, requestedTokens: promptTokens.saturatingAdd(request.request.maxTokens),
                                         maxMessageLength: settings.maxErrorMessageLength)
-            let emit: @Sendable (String) -> Void = { piece in watchdog.progress(); continuation.yield(.token(piece)) }
+            func receive(_ piece: String) {
+                watchdog.progress()
+                pieces += 1
+                if !check.hold(piece) { continuation.yield(.token(piece)) }
+            }
             watchdog.begin(tokenTimeout: settings.tokenTimeout, totalTimeout: settings.totalTimeout)
             let (finish, usage) = settings.streaming
-                ? try await streamed(http, errors: errors, watchdog: watchdog, emit: { emit($0); pieces += 1 })
-                : try await whole(http, errors: errors, emit: { emit($0); pieces += 1 })
+                ? try await streamed(http, errors: errors, watchdog: watchdog, emit: receive)
+                : try await whole(http, errors: errors, emit: receive)
             // Without reported usage, bill the estimate: budgets must not be bypassed by a quiet server.
             let billed = usage ?? TokenUsage(promptTokens: promptTokens, completionTokens: pieces)
             let cost = settings.pricing.cost(of: billed)
-            await settings.ledger.commit(reservation, record: UsageRecord(provider: id, model: model, usage: usage, costUSD: cost, error: nil))
+            // An invalid structured reply still cost its tokens: billed, then thrown.
+            var validated: [String] = []
+            var rejection: ProviderError?
+            do { validated = try check.release(maxMessageLength: settings.maxErrorMessageLength) } catch { rejection = error }
+            await settings.ledger.commit(reservation, record: UsageRecord(provider: id, model: model, usage: usage, costUSD: cost,
+                                                                          error: rejection?.description))
+            reservation = nil
             settings.log?("\(id): \(Self.loggable(http.url)) finished (\(finish.rawValue)), "
                 + "\(billed.promptTokens) in / \(billed.completionTokens) out, $\(dollars(cost))")
+            if let rejection { throw rejection }
+            for piece in validated { continuation.yield(.token(piece)) }
             continuation.yield(.finished(finish, usage))
             continuation.finish()
         } catch {

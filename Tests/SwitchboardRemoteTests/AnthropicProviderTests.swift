@@ -57,14 +57,6 @@ struct AnthropicProviderTests {
         #expect(server.requests.first?.json?["stream"] == nil)
     }
 
-    @Test func structuredOutputGoesIntoTheSystemPrompt() async throws {
-        let server = try ScriptedHTTPServer([.sse(Self.happyStream)])
-        defer { server.stop() }
-        _ = try await collect(anthropic(server).generate(providerRequest(output: .jsonSchema(#"{"type":"object"}"#))))
-        let system = try #require(server.requests.first?.json?["system"]?.stringValue)
-        #expect(system.contains(#"{"type":"object"}"#))
-    }
-
     @Test func errorEventMidStreamIsMapped() async throws {
         let events = Array(Self.happyStream.prefix(4))
             + [sseEvent("error", #"{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}"#)]

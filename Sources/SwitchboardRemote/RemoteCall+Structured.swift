@@ -1,0 +1,43 @@
+import SwitchboardCore
+
+/// The schema a structured request asks for, and the reply held back until it validates.
+///
+/// A structured reply is held, not streamed, until the call finishes: once a token reaches the
+/// caller the router can no longer fall back, and an invalid document must be able to fall back
+/// (to the on-device model, which constrains its decoding). Text requests pass straight through.
+/// The held text is bounded by the response byte cap the call already enforces.
+struct StructuredReplyCheck: Sendable {
+    let schema: GenerationSchema?
+    private var held: [String] = []
+
+    /// Throws `invalidRequest` for a schema the package cannot import (it could not be validated).
+    init(_ output: OutputFormat) throws {
+        schema = try Self.schema(output)
+    }
+
+    /// The request's schema, imported; nil for text output.
+    static func schema(_ output: OutputFormat) throws -> GenerationSchema? {
+        guard case .jsonSchema(let text) = output else { return nil }
+        do { return try GenerationSchema(jsonSchema: text) } catch {
+            throw ProviderError.invalidRequest("the output schema cannot be used: \(error)")
+        }
+    }
+
+    /// Keeps `piece` when the reply must be validated first; false means deliver it now.
+    mutating func hold(_ piece: String) -> Bool {
+        guard schema != nil else { return false }
+        held.append(piece)
+        return true
+    }
+
+    /// The held pieces, once the whole reply follows the schema; otherwise a retryable
+    /// `malformedResponse` naming the first problem (cut to `maxMessageLength`), so the router
+    /// retries or falls back.
+    func release(maxMessageLength: Int) throws(ProviderError) -> [String] {
+        guard let schema else { return [] }
+        do { _ = try schema.parseValid(held.joined()) } catch {
+            throw .malformedResponse(String("the structured reply was rejected: \(error)".prefix(max(1, maxMessageLength))))
+        }
+        return held
+    }
+}
