@@ -46,7 +46,9 @@ struct RealChatModelTests {
     @Test("with both local models registered, chat goes to the instruct model and completion to the base model",
           .enabled(if: RealModel.enabled, RealModel.skipReason))
     func routingPicksTheModelKind() async throws {
-        let base = RealModel.provider
+        // Its own Gemma provider: `RealModel.provider` is unloaded by another suite's test meanwhile.
+        let base = LocalModelProvider(configuration: .gemma3_270m, modelPath: RealModel.path,
+                                      loader: LocalEngineLoader(threads: 2), idleTimeout: nil)
         let coordinator = Coordinator(providers: [base, Self.provider],
                                       configuration: SwitchboardConfiguration(concurrency: [base.id: 1, Self.provider.id: 1]))
         let chat = try await coordinator.respond(to: GenerationRequest(prompt: "Name a primary color.", maxTokens: 8))
@@ -56,6 +58,7 @@ struct RealChatModelTests {
         // Private chat also lands on the instruct model: privacy narrows to the device, kind picks the model.
         let privateChat = try await coordinator.respond(to: Self.question("I was diagnosed with asthma. What should I ask my doctor?", maxTokens: 8))
         #expect(privateChat.providerID == Self.provider.id && privateChat.privacy != .public)
+        await base.unload()
     }
 
     @Test("cancelling a chat mid-generation frees the slot for the next request")
