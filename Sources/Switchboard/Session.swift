@@ -38,23 +38,33 @@ public actor Session {
         case instructions(String)
         case prompt(String)
         case response(String, provider: ProviderID)
+        /// A tool the model asked for, with its arguments as JSON, and what it returned.
+        case toolCall(name: String, arguments: String)
+        case toolResult(name: String, output: String)
     }
 
     public let coordinator: Coordinator
     public var options: Options
-    public private(set) var transcript: [Entry]
+    public internal(set) var transcript: [Entry]
+    /// Tools the model may call (`Session+Tools`); each turn runs at most `maxToolRounds` calls.
+    public let tools: [any Tool]
+    public let maxToolRounds: Int
     /// The most private level any turn has had.
     public private(set) var privacy: PrivacyLevel = .public
     private var lastProvider: ProviderID?
 
-    public init(coordinator: Coordinator, instructions: String? = nil, options: Options = Options()) {
+    public init(coordinator: Coordinator, instructions: String? = nil, tools: [any Tool] = [], maxToolRounds: Int = 3,
+                options: Options = Options()) {
         self.coordinator = coordinator
         self.options = options
+        self.tools = tools
+        self.maxToolRounds = max(0, maxToolRounds)
         transcript = instructions.map { [.instructions($0)] } ?? []
     }
 
     /// Sends `prompt` with the conversation so far; appends both to the transcript.
     public func respond(to prompt: String) async throws -> GenerationResponse {
+        if !tools.isEmpty { return try await respondUsingTools(to: prompt) }
         let request = try request(for: prompt)
         let response = try await coordinator.respond(to: request)
         record(prompt: prompt, response: response)
@@ -85,9 +95,17 @@ public actor Session {
         _ = try? await coordinator.respond(to: request)
     }
 
-    /// The request for the next turn: instructions, earlier turns (trimmed to fit), the new prompt.
-    func request(for prompt: String) throws -> GenerationRequest {
-        var messages = Self.messages(transcript) + [ChatMessage(.user, prompt)]
+    /// The request for the next turn: instructions (with the tools), earlier turns (trimmed to fit),
+    /// the new prompt (none: the transcript already ends with what the model answers).
+    func request(for prompt: String?) throws -> GenerationRequest {
+        var messages = Self.messages(transcript) + (prompt.map { [ChatMessage(.user, $0)] } ?? [])
+        if !tools.isEmpty {
+            if let i = messages.firstIndex(where: { $0.role == .system }) {
+                messages[i].content += "\n\n" + toolInstructions
+            } else {
+                messages.insert(ChatMessage(.system, toolInstructions), at: 0)
+            }
+        }
         while Self.estimatedTokens(messages) + options.maxTokens > options.contextTokens {
             // The new prompt (last) is never dropped; instructions neither.
             guard options.overflow == .trimOldest, let first = messages.firstIndex(where: { $0.role != .system }),
@@ -109,6 +127,11 @@ public actor Session {
     func record(prompt: String, response: GenerationResponse) {
         transcript.append(.prompt(prompt))
         transcript.append(.response(response.text, provider: response.providerID))
+        note(response)
+    }
+
+    /// What every answer teaches the session: its privacy level and the provider with the warm cache.
+    func note(_ response: GenerationResponse) {
         privacy = max(privacy, response.privacy)
         lastProvider = response.providerID
     }
@@ -119,6 +142,8 @@ public actor Session {
             case .instructions(let text): ChatMessage(.system, text)
             case .prompt(let text): ChatMessage(.user, text)
             case .response(let text, _): ChatMessage(.assistant, text)
+            case .toolCall(let name, let arguments): ChatMessage(.assistant, "Calling the tool \(name) with \(arguments)")
+            case .toolResult(let name, let output): ChatMessage(.user, "The tool \(name) returned: \(output)")
             }
         }
     }

@@ -84,4 +84,26 @@ struct RealChatModelTests {
         #expect(after.cancelledGenerations == before.cancelledGenerations + 1)
         #expect(after.completionTokens - before.completionTokens < 32)
     }
+
+    struct Weather: Tool {
+        var name: String { "weather" }
+        var description: String { "Gives the current weather in a city." }
+        var arguments: GenerationSchema { .object([.init("city", .string(maxLength: 40))]) }
+        func call(_ arguments: GeneratedContent) async throws -> String { "sunny, 22 degrees" }
+    }
+
+    @Test("the tool loop runs on the instruct model: every step is valid JSON, then a text answer")
+    func toolLoopOnDevice() async throws {
+        let session = Session(coordinator: Coordinator(providers: [Self.provider]),
+                              instructions: "You are a helpful assistant. Answer briefly and accurately.", tools: [Weather()],
+                              maxToolRounds: 2, options: .init(maxTokens: 48))
+        let answer = try await session.respond(to: "What is the weather in Paris right now?")
+        #expect(answer.providerID == Self.provider.id && !answer.text.isEmpty)
+        for entry in await session.transcript {
+            if case .toolCall(let name, let arguments) = entry {
+                #expect(name == "weather")
+                #expect((try? Weather().arguments.parseValid(arguments)) != nil, "\(arguments)")
+            }
+        }
+    }
 }

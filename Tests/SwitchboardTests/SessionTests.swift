@@ -1,3 +1,4 @@
+import Synchronization
 import Switchboard
 import SwitchboardTestKit
 import Testing
@@ -70,5 +71,65 @@ extension SessionTests {
         let answer = try await session.respond(to: "Which city is the capital of France?", generating: City.self)
         #expect(answer.content.name == "Paris")
         #expect(await session.transcript.last == .response("{\"name\": \"Paris\"}", provider: "local"))
+    }
+}
+
+/// The tool loop with a scripted structured-output provider.
+@Suite struct SessionToolTests {
+    struct Weather: Tool {
+        let calls = Counter()
+        var name: String { "weather" }
+        var description: String { "The weather in a city." }
+        var arguments: GenerationSchema { .object([.init("city", .string())]) }
+        func call(_ arguments: GeneratedContent) async throws -> String {
+            calls.add()
+            guard case .string(let city)? = arguments["city"] else { return "unknown" }
+            if city == "Atlantis" { throw ToolFailure.noSuchCity }
+            return "sunny in \(city)"
+        }
+    }
+    enum ToolFailure: Error { case noSuchCity }
+    final class Counter: Sendable {
+        private let value = Mutex(0)
+        func add() { value.withLock { $0 += 1 } }
+        var count: Int { value.withLock { $0 } }
+    }
+
+    /// Picks `weather` once (for `city`), then `none`, then answers in text.
+    static func model(city: String) -> ScriptedProvider {
+        let picked = Counter()
+        let capabilities = ProviderCapabilities(isOnDevice: true, maxContextTokens: 8192, supportsStructuredOutput: true)
+        return ScriptedProvider(id: "local", capabilities: capabilities, output: .custom { call in
+            guard case .jsonSchema(let schema) = call.request.output else { return ["It", " is", " sunny", "."] }
+            if schema.contains("\"none\"") {
+                picked.add()
+                return [picked.count == 1 ? "{\"tool\": \"weather\"}" : "{\"tool\": \"none\"}"]
+            }
+            return ["{\"city\": \"\(city)\"}"]
+        })
+    }
+
+    @Test("the model calls the tool, the call and its result enter the transcript, then it answers")
+    func toolLoop() async throws {
+        let weather = Weather()
+        let session = Session(coordinator: Coordinator(providers: [Self.model(city: "Paris")], configuration: Fixture.configuration()),
+                              instructions: "Be brief.", tools: [weather])
+        let answer = try await session.respond(to: "What is the weather in Paris?")
+        #expect(answer.text == "It is sunny.")
+        #expect(weather.calls.count == 1)
+        let entries = await session.transcript
+        #expect(entries.contains(.toolCall(name: "weather", arguments: "{\"city\":\"Paris\"}")))
+        #expect(entries.contains(.toolResult(name: "weather", output: "sunny in Paris")))
+        #expect(entries.last == .response("It is sunny.", provider: "local"))
+    }
+
+    @Test("a tool that throws becomes a result the model reads, not a crash")
+    func throwingTool() async throws {
+        let session = Session(coordinator: Coordinator(providers: [Self.model(city: "Atlantis")], configuration: Fixture.configuration()),
+                              tools: [Weather()])
+        _ = try await session.respond(to: "Weather in Atlantis?")
+        let result = await session.transcript.first { if case .toolResult = $0 { true } else { false } }
+        guard case .toolResult(_, let output)? = result else { Issue.record("no tool result"); return }
+        #expect(output.hasPrefix("error:"))
     }
 }
