@@ -21,7 +21,8 @@ extension Session {
             transcript.append(.toolCall(name: tool.name, arguments: arguments.jsonText))
             transcript.append(.toolResult(name: tool.name, output: output))
         }
-        let response = try await coordinator.respond(to: try request(for: nil))
+        let used = transcript.last.map { if case .toolResult = $0 { true } else { false } } ?? false
+        let response = try await coordinator.respond(to: try request(for: used ? "Now answer my question in one sentence, using what the tools returned." : nil))
         transcript.append(.response(response.text, provider: response.providerID))
         note(response)
         return response

@@ -136,16 +136,24 @@ public actor Session {
         lastProvider = response.providerID
     }
 
+    /// The transcript as chat messages. A tool call and its result become one user message (the
+    /// model reads what the tool returned; an assistant message of the call would be imitated).
     static func messages(_ transcript: [Entry]) -> [ChatMessage] {
-        transcript.map { entry in
+        var messages: [ChatMessage] = []
+        var pendingCall: (name: String, arguments: String)?
+        for entry in transcript {
             switch entry {
-            case .instructions(let text): ChatMessage(.system, text)
-            case .prompt(let text): ChatMessage(.user, text)
-            case .response(let text, _): ChatMessage(.assistant, text)
-            case .toolCall(let name, let arguments): ChatMessage(.assistant, "Calling the tool \(name) with \(arguments)")
-            case .toolResult(let name, let output): ChatMessage(.user, "The tool \(name) returned: \(output)")
+            case .instructions(let text): messages.append(ChatMessage(.system, text))
+            case .prompt(let text): messages.append(ChatMessage(.user, text))
+            case .response(let text, _): messages.append(ChatMessage(.assistant, text))
+            case .toolCall(let name, let arguments): pendingCall = (name, arguments)
+            case .toolResult(let name, let output):
+                let call = pendingCall.map { $0.name == name ? " \($0.arguments)" : "" } ?? ""
+                messages.append(ChatMessage(.user, "The \(name) tool\(call) returned: \(output)"))
+                pendingCall = nil
             }
         }
+        return messages
     }
 
     static func estimatedTokens(_ messages: [ChatMessage]) -> Int {

@@ -7,13 +7,13 @@ import Testing
 struct QuickStartTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    /// The quick start as the README would print it: the imports, then the body dedented.
-    static func code() throws -> String {
-        let source = try String(contentsOf: root.appendingPathComponent("Tests/SwitchboardLocalTests/QuickStart.swift"), encoding: .utf8)
+    /// A quick start as the README would print it: the imports, then the body dedented.
+    static func code(_ file: String = "QuickStart.swift", marker: String = "QUICK START") throws -> String {
+        let source = try String(contentsOf: root.appendingPathComponent("Tests/SwitchboardLocalTests/\(file)"), encoding: .utf8)
         let lines = source.components(separatedBy: "\n")
         let imports = lines.prefix { $0.hasPrefix("import ") }
-        guard let begin = lines.firstIndex(where: { $0.contains("// BEGIN QUICK START") }),
-              let end = lines.firstIndex(where: { $0.contains("// END QUICK START") }) else { return "" }
+        guard let begin = lines.firstIndex(where: { $0.hasSuffix("// BEGIN \(marker)") }),
+              let end = lines.firstIndex(where: { $0.hasSuffix("// END \(marker)") }) else { return "" }
         let body = lines[(begin + 1)..<end].map { $0.hasPrefix("    ") ? String($0.dropFirst(4)) : $0 }
         return (imports + [""] + body).joined(separator: "\n")
     }
@@ -24,6 +24,14 @@ struct QuickStartTests {
         let code = try Self.code()
         #expect(code.contains("LocalModelProvider(configuration: .smolLM2_135mInstruct"))
         #expect(readme.contains("```swift\n" + code + "\n```"), "README.md's quick start differs from Tests/SwitchboardLocalTests/QuickStart.swift")
+        let session = try Self.code("QuickStartSession.swift", marker: "SESSION QUICK START")
+        #expect(session.contains("tools: [Weather()]"))
+        #expect(readme.contains("```swift\n" + session + "\n```"), "README.md's session quick start differs from Tests/SwitchboardLocalTests/QuickStartSession.swift")
+    }
+
+    @Test("the session quick start answers on device", .enabled(if: RealModel.chatEnabled, RealModel.chatSkipReason))
+    func sessionQuickStartRuns() async throws {
+        try await readmeSessionQuickStart()
     }
 
     @Test("the quick start answers on device", .enabled(if: RealModel.chatEnabled, RealModel.chatSkipReason))
