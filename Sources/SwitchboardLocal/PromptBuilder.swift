@@ -52,7 +52,7 @@ public struct PromptBuilder: Sendable {
             template.map { Self.turns(request, memory: memory, template: $0) } ?? [.text(Self.completion(request, memory: memory))]
         }
         let outputRoom = contextLength.saturatingAdd(-max(request.maxTokens, 0))
-        let base = render([]).map(\.string).joined()
+        let base = render([]).text
         let baseTokens = tokens(base, useTurns)
         guard baseTokens <= outputRoom else {
             throw .contextLengthExceeded(limit: contextLength, requested: baseTokens.saturatingAdd(request.maxTokens))
@@ -61,14 +61,14 @@ public struct PromptBuilder: Sendable {
         let candidates = Self.memoryCandidates(request.memory)
         var kept = selectByBudget(candidates, budget: outputRoom - baseTokens, useTurns: useTurns)
         var segments = render(Self.inOriginalOrder(kept))
-        var count = tokens(segments.map(\.string).joined(), useTurns)
+        var count = tokens(segments.text, useTurns)
         // Per-line estimates can miss merges at line joins: drop more until the real count fits.
         while count > outputRoom, !kept.isEmpty {
             kept.removeLast()
             segments = render(Self.inOriginalOrder(kept))
-            count = tokens(segments.map(\.string).joined(), useTurns)
+            count = tokens(segments.text, useTurns)
         }
-        return BuiltPrompt(text: segments.map(\.string).joined(), segments: segments, parseSpecial: useTurns, tokenCount: count,
+        return BuiltPrompt(text: segments.text, segments: segments, parseSpecial: useTurns, tokenCount: count,
                            includedMemoryItems: kept.count, droppedMemoryItems: candidates.count - kept.count)
     }
 

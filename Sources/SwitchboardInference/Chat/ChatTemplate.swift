@@ -21,6 +21,11 @@ public enum PromptSegment: Sendable, Hashable {
     }
 }
 
+extension Array where Element == PromptSegment {
+    /// The prompt as one string (markup and text together).
+    public var text: String { map(\.string).joined() }
+}
+
 /// How an instruction-tuned model expects a conversation: renders system, user and assistant turns,
 /// opens the assistant's reply, and names the tokens that end a turn (generation stops on them and
 /// they never reach the caller). Chosen from the model file by `ChatTemplate.detect`.
@@ -34,7 +39,7 @@ public enum ChatTemplate: Sendable, Hashable {
 
     /// Text of the whole conversation, then the opened assistant turn. Consecutive system turns are
     /// joined by a blank line.
-    public func render(_ turns: [ChatTurn]) -> String { segments(turns).map(\.string).joined() }
+    public func render(_ turns: [ChatTurn]) -> String { segments(turns).text }
 
     /// `render` as segments: the template's control tokens apart from the text, so a tokenizer can
     /// parse the first and never the second (`Tokenizer.encode(_:addBOS:)`): a message that contains

@@ -77,7 +77,8 @@ struct BatchLoop {
                 request.deliver(.failed(error)); continue
             }
             let slot = takeSlot(for: ids)
-            let kept = reusePrefixes ? session.reuse(slot, for: ids) : session.reuse(slot, for: [])
+            let kept = reusePrefixes ? session.reuse(slot, for: ids) : 0
+            if !reusePrefixes { session.reset(slot) }
             running.append(Running(request: request, slot: slot, decoder: decoder, fed: kept, reused: kept, started: now()))
         }
     }
