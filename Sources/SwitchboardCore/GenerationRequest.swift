@@ -76,6 +76,10 @@ public struct GenerationRequest: Sendable, Hashable {
     /// The least private this request may be treated as, whatever the analyzer finds: a session that
     /// has seen personal or sensitive content sets it, so every later turn stays on device.
     public var privacyFloor: PrivacyLevel?
+    /// The start of the answer, already delivered to the caller by a provider that then failed: the
+    /// provider continues this text (as an assistant prefix, or a continuation prompt) and yields only
+    /// what follows it. Set by the runtime when it resumes a request; nil otherwise.
+    public var answerPrefix: String?
 
     public init(prompt: String? = nil, kind: PromptKind = .chat, messages: [ChatMessage] = [], memory: MemoryContext? = nil,
                 images: [ImageAttachment] = [], output: OutputFormat = .text, priority: Priority = .normal,

@@ -48,13 +48,17 @@ public struct GenerationResponse: Sendable, Hashable {
     public var cached: Bool
     public var privacy: PrivacyLevel
     public var finishReason: FinishReason
+    /// Times the answer was continued on another provider after a failure mid-stream.
+    public var resumes: Int
+    /// Hedge calls started for this request (a second provider beside a slow first one).
+    public var hedges: Int
 
     public init(text: String, providerID: ProviderID, fallbackFrom: ProviderID? = nil, attempts: Int = 1,
                 usage: TokenUsage = TokenUsage(), timings: ResponseTimings = ResponseTimings(), cached: Bool = false,
-                privacy: PrivacyLevel = .public, finishReason: FinishReason = .stop) {
+                privacy: PrivacyLevel = .public, finishReason: FinishReason = .stop, resumes: Int = 0, hedges: Int = 0) {
         self.text = text; self.providerID = providerID; self.fallbackFrom = fallbackFrom; self.attempts = attempts
         self.usage = usage; self.timings = timings; self.cached = cached; self.privacy = privacy
-        self.finishReason = finishReason
+        self.finishReason = finishReason; self.resumes = resumes; self.hedges = hedges
     }
 }
 

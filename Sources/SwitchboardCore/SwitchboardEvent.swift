@@ -1,11 +1,18 @@
 /// What `Coordinator.stream(_:)` yields for one request, in order:
 /// `analyzed` → `providerChosen` → `token`* → (`fallback` → `providerChosen` → `token`*)* → exactly one
-/// terminal event, `completed` or `failed`.
+/// terminal event, `completed` or `failed`. After tokens have reached the caller a failure does not
+/// end the request: `resumed` says which provider continues the same answer, and its tokens carry on
+/// where the failed one stopped (no text repeated, none lost). `hedged` says a second provider was
+/// started beside a slow first one; only the winner's tokens are yielded.
 public enum SwitchboardEvent: Sendable {
     case analyzed(RequestAnalysis)
     case providerChosen(ProviderID, attempt: Int)
     case token(String)
     case fallback(from: ProviderID, to: ProviderID, reason: ProviderError)
+    /// `from` failed after some of its text reached the caller; `to` continues that text.
+    case resumed(from: ProviderID, to: ProviderID, reason: ProviderError)
+    /// `primary` had not produced a first token in time, so `hedge` was started too.
+    case hedged(primary: ProviderID, hedge: ProviderID)
     case completed(GenerationResponse)
     case failed(SwitchboardError)
 
