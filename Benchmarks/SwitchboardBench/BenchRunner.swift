@@ -11,6 +11,8 @@ struct BenchOutcome: Sendable {
     var completed = false
     var cancelledOnPurpose = false
     var fallbackUsed = false
+    /// The answer was continued on another provider after a failure mid-stream.
+    var resumed = false
     var cached = false
     var text = ""
     var error: SwitchboardError?
@@ -55,6 +57,8 @@ enum BenchRunner {
                         return outcome  // ending the iteration cancels the request
                     }
                 case .fallback: outcome.fallbackUsed = true
+                case .resumed: outcome.resumed = true
+                case .hedged: break
                 case .completed(let response):
                     outcome.completed = true
                     outcome.provider = response.providerID

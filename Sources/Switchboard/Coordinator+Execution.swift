@@ -1,23 +1,11 @@
 import SwitchboardCore
 
-/// The state of one request across its attempts.
+/// The timing of one request across its attempts; the decisions live in `AttemptStateMachine`.
 struct AttemptRun {
     let start: Duration
-    let deadline: Duration?
-    var failures: [AttemptFailure] = []
-    var skipped: [Ineligibility]
-    var totalAttempts = 0
-    var firstProvider: ProviderID?
-    var queueWait: Duration = .zero
+    var machine: AttemptStateMachine
     var firstTokenAt: Duration?
-    /// A failed provider whose successor has not been chosen yet.
-    var pendingFallback: (from: ProviderID, reason: ProviderError)?
-    /// After a context-length failure, only providers with a larger context.
-    var minimumContext: Int?
-    /// The last `overloaded`/`queueTimeout`, reported if nothing else went wrong.
-    var slotError: SwitchboardError?
-    /// Every provider call, for the audit trail.
-    var attempts: [RoutingAuditRecord.Attempt] = []
+    var hedges = 0
 }
 
 /// What the audit trail needs to know about one request, gathered along its path.
@@ -72,10 +60,16 @@ extension Coordinator {
         trace.excluded = ineligible
         guard !ranked.isEmpty else { return .failure(.noEligibleProvider(ineligible)) }
         let budget = request.latencyBudget ?? analysis.latencyBudget ?? configuration.defaultLatencyBudget
-        var run = AttemptRun(start: start, deadline: budget.map { start + $0 }, skipped: ineligible)
+        let machine = AttemptStateMachine(
+            candidates: ranked.map { .init(id: $0.id, isOnDevice: $0.capabilities.isOnDevice,
+                                           maxContextTokens: $0.capabilities.maxContextTokens) },
+            level: analysis.privacy, retry: configuration.retry, privacy: configuration.privacy,
+            streaming: events != nil, maxResumes: configuration.maxResumes,
+            deadline: budget.map { start + $0 }, skipped: ineligible)
+        var run = AttemptRun(start: start, machine: machine)
         let result = await attempt(ranked, request: request, analysis: analysis, run: &run, events: events)
-        trace.excluded = run.skipped
-        trace.attempts = run.attempts
+        trace.excluded = run.machine.skipped
+        trace.attempts = run.machine.audit
         if case .success(let response) = result, let cacheKey, analysis.privacy < .sensitive {
             await cache.store(response, for: cacheKey, privacy: analysis.privacy)
         }
@@ -90,96 +84,73 @@ extension Coordinator {
         return nil
     }
 
-    /// Tries the candidates in order, retrying and falling back per policy.
+    /// Tries the candidates in order, retrying, falling back and resuming as the state machine
+    /// decides; this loop only performs its actions (slots, calls, sleeps) and reports back.
     func attempt(_ ranked: [ProviderCandidate], request: GenerationRequest, analysis: RequestAnalysis,
                  run: inout AttemptRun, events: EventSink?) async -> Result<GenerationResponse, SwitchboardError> {
-        candidates: for candidate in ranked {
-            let id = candidate.id
-            if let minimum = run.minimumContext, candidate.capabilities.maxContextTokens <= minimum {
-                run.skipped.append(Ineligibility(provider: id, reason: .contextTooSmall)); continue
-            }
-            var attemptsHere = 0
-            while true {
-                guard let provider = registry[id]?.provider else { continue candidates }
+        var action = run.machine.start(now: clock.now())
+        var lease: LoadBalancer.Lease?
+        var admission = CircuitBreaker.Admission.allowed
+        while true {
+            switch action {
+            case .acquire(let id):
+                guard let provider = registry[id]?.provider else { action = run.machine.skipped(.unavailable, now: clock.now()); continue }
                 // Defence in depth: whatever chose this provider, a private request never leaves the device.
                 guard configuration.privacy.mayDispatch(analysis.privacy, onDevice: provider.capabilities.isOnDevice) else {
-                    run.skipped.append(Ineligibility(provider: id, reason: .privacy)); continue candidates
+                    action = run.machine.skipped(.privacy, now: clock.now()); continue
                 }
-                if Task.isCancelled { return .failure(.cancelled) }
-                if let deadline = run.deadline, clock.now() >= deadline { return .failure(.deadlineExceeded) }
-                let admission = registry[id]?.breaker.admit(at: clock.now()) ?? .rejected
-                if admission == .rejected {
-                    run.skipped.append(Ineligibility(provider: id, reason: .circuitOpen)); continue candidates
-                }
-                let lease: LoadBalancer.Lease
+                if Task.isCancelled { action = run.machine.cancelled(); continue }
+                admission = registry[id]?.breaker.admit(at: clock.now()) ?? .rejected
+                if admission == .rejected { action = run.machine.skipped(.circuitOpen, now: clock.now()); continue }
                 do {
-                    lease = try await loadBalancer.acquire(id, priority: request.priority)
+                    let held = try await loadBalancer.acquire(id, priority: request.priority)
+                    lease = held
+                    action = run.machine.admitted(queueWait: held.queueWait)
                 } catch {
                     if admission == .probe { registry[id]?.breaker.recordCancelled() }
-                    if error == .cancelled { return .failure(.cancelled) }
-                    run.slotError = error
-                    continue candidates
+                    action = run.machine.slotUnavailable(error, now: clock.now())
                 }
-                run.totalAttempts += 1
-                attemptsHere += 1
-                run.queueWait += lease.queueWait
-                let isFallback = run.firstProvider.map { $0 != id } ?? false
-                if run.firstProvider == nil { run.firstProvider = id }
-                if let pending = run.pendingFallback {
-                    events?.yield(.fallback(from: pending.from, to: id, reason: pending.reason))
-                    await metrics.recordFallback(from: pending.from, to: id)
-                    run.pendingFallback = nil
+            case .call(let plan):
+                guard let held = lease, let provider = registry[plan.provider]?.provider else {
+                    if let held = lease { await loadBalancer.release(held); lease = nil }
+                    action = run.machine.skipped(.unavailable, now: clock.now()); continue
                 }
-                events?.yield(.providerChosen(id, attempt: run.totalAttempts))
-                run.attempts.append(RoutingAuditRecord.Attempt(provider: id, onDevice: provider.capabilities.isOnDevice, failure: nil))
-
+                lease = nil
+                for event in plan.events {
+                    events?.yield(event)
+                    if case .fallback(let from, let to, _) = event { await metrics.recordFallback(from: from, to: to) }
+                }
+                var callRequest = request
+                callRequest.answerPrefix = plan.answerPrefix
                 let now = clock.now()
-                let providerRequest = ProviderRequest(request: request, analysis: analysis, attempt: run.totalAttempts,
-                                                      timeout: run.deadline.map { $0 - now })
-                let outcome = await callProvider(provider, providerRequest, deadline: run.deadline, events: events)
-                await loadBalancer.release(lease)
-                await record(outcome, provider: id, queueWait: lease.queueWait, isFallback: isFallback)
+                let providerRequest = ProviderRequest(request: callRequest, analysis: analysis, attempt: plan.attempt,
+                                                      timeout: run.machine.deadline.map { $0 - now })
+                let outcome = await callProvider(provider, providerRequest, deadline: run.machine.deadline, events: events)
+                await loadBalancer.release(held)
+                await record(outcome, provider: plan.provider, queueWait: held.queueWait, isFallback: plan.isFallback)
                 if run.firstTokenAt == nil, let at = outcome.firstTokenAt, events != nil { run.firstTokenAt = at }
-
-                let error: ProviderError
-                switch outcome.result {
-                case .success(let finish):
-                    return .success(response(outcome, finish: finish, provider: id, analysis: analysis, run: run))
-                case .failure(let failure):
-                    error = failure
+                if case .failure(let error) = outcome.result, let cooldown = configuration.retry.cooldown(after: error) {
+                    // A long Retry-After benches the provider for that long; the machine falls back now.
+                    registry[plan.provider]?.breaker.coolDown(until: clock.now() + cooldown)
                 }
-                run.failures.append(AttemptFailure(provider: id, error: error))
-                run.attempts[run.attempts.count - 1].failure = error.auditKind
-                if Task.isCancelled { return .failure(.cancelled) }
-                let now2 = clock.now()
-                let context = FailureContext(
-                    error: error, attemptsOnProvider: attemptsHere, totalAttempts: run.totalAttempts,
-                    tokensDelivered: events != nil && outcome.tokens > 0, now: now2, deadline: run.deadline,
-                    budgetAllowsRetry: retryBudget.canRetry(at: now2))
-                // A long Retry-After benches the provider for that long; the decision below falls back now.
-                if let cooldown = configuration.retry.cooldown(after: error) {
-                    registry[id]?.breaker.coolDown(until: now2 + cooldown)
+                if Task.isCancelled, case .failure = outcome.result { action = run.machine.cancelled(); continue }
+                let report = AttemptStateMachine.CallReport(
+                    result: outcome.result.map(\.reason), usage: try? outcome.result.get().usage,
+                    text: outcome.text, tokens: outcome.tokens, now: clock.now())
+                action = run.machine.callFinished(report, budget: &retryBudget, random: &random)
+                if case .finish(.success(let success)) = action {
+                    return .success(response(success, outcome: outcome, run: run, analysis: analysis))
                 }
-                switch configuration.retry.decide(context, random: &random) {
-                case .retry(let delay):
-                    _ = retryBudget.withdraw(at: now2)
-                    do { try await clock.sleep(for: delay) } catch { return .failure(.cancelled) }
-                case .fallback(let minimumContext):
-                    if let minimumContext { run.minimumContext = max(run.minimumContext ?? 0, minimumContext) }
-                    run.pendingFallback = (id, error)
-                    continue candidates
-                case .fail(.tokensDelivered):
-                    return .failure(.failedMidStream(AttemptFailure(provider: id, error: error)))
-                case .fail(.deadline):
-                    return .failure(.deadlineExceeded)
-                case .fail:
-                    return .failure(.allProvidersFailed(run.failures))
+            case .retry(let delay):
+                do { try await clock.sleep(for: delay) } catch { action = run.machine.cancelled(); continue }
+                action = run.machine.wokeUp(now: clock.now())
+            case .finish(let result):
+                if let held = lease { await loadBalancer.release(held) }
+                switch result {
+                case .failure(let error): return .failure(error)
+                case .success: return .failure(.cancelled)  // successes return from `.call` with their outcome
                 }
             }
         }
-        if let deadline = run.deadline, clock.now() >= deadline { return .failure(.deadlineExceeded) }
-        if !run.failures.isEmpty { return .failure(.allProvidersFailed(run.failures)) }
-        if let slotError = run.slotError { return .failure(slotError) }
-        return .failure(.noEligibleProvider(run.skipped))
     }
 }

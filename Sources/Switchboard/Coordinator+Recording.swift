@@ -1,16 +1,20 @@
 import SwitchboardCore
 
 extension Coordinator {
-    func response(_ outcome: CallOutcome, finish: CallOutcome.Finish, provider: ProviderID,
-                  analysis: RequestAnalysis, run: AttemptRun) -> GenerationResponse {
-        let usage = finish.usage ?? TokenUsage(promptTokens: analysis.estimatedPromptTokens, completionTokens: outcome.tokens)
+    func response(_ success: AttemptStateMachine.Success, outcome: CallOutcome, run: AttemptRun,
+                  analysis: RequestAnalysis) -> GenerationResponse {
+        let machine = run.machine
+        let usage = success.usage ?? TokenUsage(promptTokens: analysis.estimatedPromptTokens,
+                                                completionTokens: outcome.tokens.saturatingAdd(machine.deliveredTokens))
         let firstToken = run.firstTokenAt ?? outcome.firstTokenAt
-        let timings = ResponseTimings(queueWait: run.queueWait, timeToFirstToken: firstToken.map { $0 - run.start },
+        let timings = ResponseTimings(queueWait: machine.queueWait, timeToFirstToken: firstToken.map { $0 - run.start },
                                       total: outcome.ended - run.start)
-        return GenerationResponse(text: outcome.text, providerID: provider,
-                                  fallbackFrom: run.firstProvider == provider ? nil : run.firstProvider,
-                                  attempts: run.totalAttempts, usage: usage, timings: timings,
-                                  privacy: analysis.privacy, finishReason: finish.reason)
+        let first = machine.firstProvider
+        return GenerationResponse(text: success.text, providerID: success.provider,
+                                  fallbackFrom: first == success.provider ? nil : first,
+                                  attempts: machine.totalAttempts, usage: usage, timings: timings,
+                                  privacy: analysis.privacy, finishReason: success.reason,
+                                  resumes: machine.resumes, hedges: run.hedges)
     }
 
     /// Feeds a finished call to the breaker, the estimate and the metrics.

@@ -23,6 +23,10 @@ public struct SwitchboardConfiguration: Sendable {
     /// Latency budget for requests that set none; nil lets such a request wait on a hung provider until
     /// the caller cancels it.
     public var defaultLatencyBudget: Duration?
+    /// Times one streamed answer may be continued on another provider (or the same one, after a
+    /// backoff) when its provider fails after tokens reached the caller; each also takes one retry
+    /// from `retryBudget`. 0 makes such a failure final (`failedMidStream`).
+    public var maxResumes: Int
 
     public init(privacy: PrivacyPolicy = PrivacyPolicy(), scoring: ScoringPolicy = ScoringPolicy(),
                 retry: RetryPolicy = RetryPolicy(), retryBudget: RetryBudget = RetryBudget(),
@@ -30,11 +34,12 @@ public struct SwitchboardConfiguration: Sendable {
                 defaultConcurrency: Int = 4, concurrency: [ProviderID: Int] = [:],
                 optimizer: OptimizerModel.Configuration = .init(), cacheEnabled: Bool = true,
                 stateRefreshInterval: Duration = .seconds(1), seed: UInt64 = 0x5EED,
-                defaultLatencyBudget: Duration? = nil) {
+                defaultLatencyBudget: Duration? = nil, maxResumes: Int = 2) {
         self.privacy = privacy; self.scoring = scoring; self.retry = retry; self.retryBudget = retryBudget
         self.breaker = breaker; self.queue = queue; self.defaultConcurrency = max(1, defaultConcurrency)
         self.concurrency = concurrency; self.optimizer = optimizer; self.cacheEnabled = cacheEnabled
         self.stateRefreshInterval = stateRefreshInterval; self.seed = seed
         self.defaultLatencyBudget = defaultLatencyBudget
+        self.maxResumes = max(0, maxResumes)
     }
 }

@@ -122,7 +122,7 @@ public actor ScriptedProvider: Provider {
 
     private func tokens(for request: ProviderRequest) -> [String] {
         switch output {
-        case .tokens(let tokens): return tokens
+        case .tokens(let tokens): return Self.continuing(tokens, after: request.request.answerPrefix)
         case .custom(let make): return make(request)
         case .echo:
             let text = request.request.prompt ?? request.request.messages.last?.content ?? ""
@@ -133,5 +133,17 @@ public actor ScriptedProvider: Provider {
             return tokens
         }
     }
-}
 
+    /// A resumed request carries the answer so far: a script that starts with exactly that text goes on
+    /// from there, as a model continuing its own answer would; any other script is played whole.
+    static func continuing(_ tokens: [String], after prefix: String?) -> [String] {
+        guard let prefix, !prefix.isEmpty else { return tokens }
+        var joined = ""
+        for (index, token) in tokens.enumerated() {
+            joined += token
+            if joined == prefix { return Array(tokens[(index + 1)...]) }
+            if !prefix.hasPrefix(joined) { break }
+        }
+        return tokens
+    }
+}

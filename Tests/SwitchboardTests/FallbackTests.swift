@@ -54,12 +54,46 @@ struct FallbackTests {
         #expect(await small.callCount == 1)
     }
 
-    @Test("After tokens reached a stream's caller a failure is final (failedMidStream); respond retries instead")
-    func midStream() async throws {
+    @Test("After tokens reached a stream's caller a failure resumes: each piece once, `resumed`, then the rest")
+    func midStreamResumes() async throws {
+        let clock = ImmediateClock()
+        let flaky = Fixture.local("flaky", tokens: ["one", " two", " three"], fault: .failAfterTokens(2, .transport("reset")), clock: clock)
+        let backup = Fixture.local("backup", tokens: ["one", " two", " three"], clock: clock)
+        // One attempt per provider: the resume goes to the next provider, which continues the text.
+        let configuration = Fixture.configuration(retry: RetryPolicy(maxAttemptsPerProvider: 1))
+        let coordinator = Coordinator(providers: [flaky, backup], configuration: configuration, clock: clock)
+        let request = GenerationRequest(prompt: "count", preferredProviders: ["flaky"])
+        let events = await Fixture.collect(coordinator.stream(request))
+        #expect(events.map(\.eventLabel) == ["analyzed", "chosen:flaky#1", "token:one", "token: two",
+                                             "resumed:flaky->backup", "chosen:backup#2", "token: three", "completed:backup"])
+        guard case .completed(let response)? = events.last else { Issue.record("no completion"); return }
+        #expect(response.text == "one two three")
+        #expect(response.resumes == 1)
+        #expect(response.usage.completionTokens == 3)
+        let received = await backup.receivedRequests
+        #expect(received.map(\.request.answerPrefix) == ["one two"])
+    }
+
+    @Test("A resume may go back to the same provider after its backoff")
+    func midStreamResumesOnSameProvider() async throws {
+        let clock = ImmediateClock()
+        let flaky = ScriptedProvider(id: "flaky", capabilities: Fixture.localCapabilities(), output: .tokens(["a", "b", "c", "d"]),
+                                     faults: FaultInjector(scheduled: [1: .failAfterTokens(3, .transport("reset"))]),
+                                     clock: clock)
+        let coordinator = Coordinator(providers: [flaky], configuration: Fixture.configuration(), clock: clock)
+        let events = await Fixture.collect(coordinator.stream(GenerationRequest(prompt: "letters")))
+        #expect(events.map(\.eventLabel) == ["analyzed", "chosen:flaky#1", "token:a", "token:b", "token:c",
+                                             "resumed:flaky->flaky", "chosen:flaky#2", "token:d", "completed:flaky"])
+    }
+
+    @Test("With maxResumes 0 a failure after tokens is final (failedMidStream); respond starts over instead")
+    func midStreamFinalWithoutResumes() async throws {
         let clock = ImmediateClock()
         let flaky = Fixture.local("flaky", tokens: ["one", " two", " three"], fault: .failAfterTokens(2, .transport("reset")), clock: clock)
         let backup = Fixture.local("backup", clock: clock)
-        let coordinator = Coordinator(providers: [flaky, backup], configuration: Fixture.configuration(), clock: clock)
+        var configuration = Fixture.configuration()
+        configuration.maxResumes = 0
+        let coordinator = Coordinator(providers: [flaky, backup], configuration: configuration, clock: clock)
         let request = GenerationRequest(prompt: "count", preferredProviders: ["flaky"])
         let events = await Fixture.collect(coordinator.stream(request))
         #expect(events.map(\.eventLabel) == ["analyzed", "chosen:flaky#1", "token:one", "token: two", "failed"])
@@ -71,6 +105,7 @@ struct FallbackTests {
         let response = try await coordinator.respond(to: request)
         #expect(response.providerID == "backup")
         #expect(response.text == "local answer")
+        #expect(response.resumes == 0)
         #expect(await flaky.callCount == 3)  // 1 streamed + 2 (first try and one retry) for respond
     }
 
