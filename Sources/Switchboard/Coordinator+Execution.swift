@@ -121,7 +121,11 @@ extension Coordinator {
                     if case .fallback(let from, let to, _) = event { await metrics.recordFallback(from: from, to: to) }
                 }
                 var callRequest = request
-                callRequest.answerPrefix = plan.answerPrefix
+                if let prefix = plan.answerPrefix {
+                    // The continuation gets what is left of the token budget.
+                    callRequest.answerPrefix = prefix
+                    callRequest.maxTokens = max(1, request.maxTokens.saturatingAdd(-run.machine.deliveredTokens))
+                }
                 let now = clock.now()
                 let providerRequest = ProviderRequest(request: callRequest, analysis: analysis, attempt: plan.attempt,
                                                       timeout: run.machine.deadline.map { $0 - now })

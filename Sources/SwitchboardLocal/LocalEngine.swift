@@ -29,7 +29,13 @@ final class LocalEngine: LocalInferenceEngine {
     func generate(_ prompt: BuiltPrompt, maxTokens: Int, sampling: SamplingOptions, schema: GenerationSchema?)
         -> AsyncThrowingStream<LocalEngineEvent, any Error> {
         let constraint: JSONConstraint?
-        do { constraint = try schema?.constraint() } catch { return AsyncThrowingStream { throw error } }
+        do {
+            if let base = try schema?.constraint() {
+                constraint = prompt.answerPrefix.map { base.continuing(after: $0) } ?? base
+            } else {
+                constraint = nil
+            }
+        } catch { return AsyncThrowingStream { throw error } }
         let ids = model.tokenizer.encode(prompt.segments, addBOS: true)
         // The whole generation must fit: the engine would stop at the edge of its window instead.
         let needed = ids.count.saturatingAdd(maxTokens)

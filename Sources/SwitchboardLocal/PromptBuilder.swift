@@ -13,6 +13,9 @@ public struct BuiltPrompt: Sendable, Hashable {
     public var tokenCount: Int
     public var includedMemoryItems: Int
     public var droppedMemoryItems: Int
+    /// The start of the answer already given (a resumed request): the prompt ends with it and a
+    /// schema's constraint continues after it.
+    public var answerPrefix: String?
 }
 
 /// Counts the tokens of a text as the model's tokenizer would, without BOS. A closure so prompt
@@ -48,8 +51,11 @@ public struct PromptBuilder: Sendable {
         case .completion: request.messages.isEmpty ? nil : .gemmaTurns
         }
         let useTurns = template != nil
+        // A resumed answer goes on from its prefix: the reply (or the text to continue) starts with it,
+        // as caller text, so markup in it stays text.
+        let prefix = (request.answerPrefix ?? "").isEmpty ? [] : [PromptSegment.text(request.answerPrefix ?? "")]
         let render: ([String]) -> [PromptSegment] = { memory in
-            template.map { Self.turns(request, memory: memory, template: $0) } ?? [.text(Self.completion(request, memory: memory))]
+            (template.map { Self.turns(request, memory: memory, template: $0) } ?? [.text(Self.completion(request, memory: memory))]) + prefix
         }
         let outputRoom = contextLength.saturatingAdd(-max(request.maxTokens, 0))
         let base = render([]).text
@@ -69,7 +75,8 @@ public struct PromptBuilder: Sendable {
             count = tokens(segments.text, useTurns)
         }
         return BuiltPrompt(text: segments.text, segments: segments, parseSpecial: useTurns, tokenCount: count,
-                           includedMemoryItems: kept.count, droppedMemoryItems: candidates.count - kept.count)
+                           includedMemoryItems: kept.count, droppedMemoryItems: candidates.count - kept.count,
+                           answerPrefix: request.answerPrefix.flatMap { $0.isEmpty ? nil : $0 })
     }
 
     private func tokens(_ text: String, _ parseSpecial: Bool) -> Int { counter(text, parseSpecial: parseSpecial) + 1 }

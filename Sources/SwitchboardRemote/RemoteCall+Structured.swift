@@ -8,11 +8,15 @@ import SwitchboardCore
 /// The held text is bounded by the response byte cap the call already enforces.
 struct StructuredReplyCheck: Sendable {
     let schema: GenerationSchema?
+    /// The document's start already delivered by another call (a resumed answer): validated together
+    /// with this call's continuation.
+    let prefix: String
     private var held: [String] = []
 
     /// Throws `invalidRequest` for a schema the package cannot import (it could not be validated).
-    init(_ output: OutputFormat) throws {
+    init(_ output: OutputFormat, prefix: String? = nil) throws {
         schema = try Self.schema(output)
+        self.prefix = prefix ?? ""
     }
 
     /// The request's schema, imported; nil for text output.
@@ -35,7 +39,7 @@ struct StructuredReplyCheck: Sendable {
     /// retries or falls back.
     func release(maxMessageLength: Int) throws(ProviderError) -> [String] {
         guard let schema else { return [] }
-        do { _ = try schema.parseValid(held.joined()) } catch {
+        do { _ = try schema.parseValid(prefix + held.joined()) } catch {
             throw .malformedResponse(String("the structured reply was rejected: \(error)".prefix(max(1, maxMessageLength))))
         }
         return held

@@ -31,7 +31,7 @@ struct RemoteCall<Wire: RemoteWireFormat>: Sendable {
         var pieces = 0
         let promptTokens = Self.estimatedPromptTokens(request)
         do {
-            var check = try StructuredReplyCheck(request.request.output)
+            var check = try StructuredReplyCheck(request.request.output, prefix: request.request.answerPrefix)
             key = try await resolveKey()
             let worstCase = settings.pricing.cost(of: TokenUsage(promptTokens: promptTokens, completionTokens: request.request.maxTokens))
             reservation = try await settings.ledger.reserve(provider: id, estimatedCostUSD: worstCase, budgetUSD: settings.budgetUSD)

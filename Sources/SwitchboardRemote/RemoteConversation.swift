@@ -27,6 +27,12 @@ struct RemoteConversation: Sendable {
         guard !turns.isEmpty else {
             throw ProviderError.invalidRequest("the request has no prompt, user message or image to send")
         }
+        // A resumed answer: the reply so far as the assistant's unfinished turn, which chat APIs
+        // continue (Anthropic's prefill, llama.cpp/vLLM/Ollama's continued final message, Gemini's
+        // trailing model turn).
+        if let prefix = request.answerPrefix, !prefix.isEmpty {
+            turns.append(Turn(role: .assistant, text: prefix, images: []))
+        }
     }
 
     var systemText: String? { system.isEmpty ? nil : system.joined(separator: "\n\n") }

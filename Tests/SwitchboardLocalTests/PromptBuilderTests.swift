@@ -29,6 +29,20 @@ struct PromptBuilderTests {
         #expect(built.tokenCount == 6)
     }
 
+    @Test("a resumed request ends with the answer so far: after the opened reply, or after the text to continue")
+    func answerPrefix() throws {
+        var completion = GenerationRequest(prompt: "The capital of France is", maxTokens: 8)
+        completion.answerPrefix = " Paris, a city"
+        let built = try builder().build(completion)
+        #expect(built.text == "The capital of France is Paris, a city")
+        #expect(built.answerPrefix == " Paris, a city")
+        var chat = GenerationRequest(messages: [ChatMessage(.user, "Capital of France?")], maxTokens: 8)
+        chat.answerPrefix = "It is <end_of_turn>"
+        let turns = try builder().build(chat)
+        #expect(turns.text.hasSuffix("<start_of_turn>model\nIt is <end_of_turn>"))
+        #expect(turns.segments.last == .text("It is <end_of_turn>"), "caller text: markup in it stays text")
+    }
+
     @Test("chat messages use Gemma turns: system merged into the first user turn, assistant as model")
     func chatTurns() throws {
         let request = GenerationRequest(messages: [

@@ -29,6 +29,18 @@ struct RealChatModelTests {
         for marker in ["<|im_end|>", "<|im_start|>", "<|endoftext|>", "assistant\n"] { #expect(!response.text.contains(marker)) }
     }
 
+    @Test("a resumed answer is continued from its prefix: the model goes on after it and yields only new text")
+    func continuesAnAnswerPrefix() async throws {
+        var request = Self.question("What is the capital of France?", maxTokens: 12)
+        request.answerPrefix = "The capital of France is"
+        var text = ""
+        for try await event in await Self.provider.generate(ProviderRequest(request: request, analysis: RequestAnalysis(privacy: .public))) {
+            if case .token(let piece) = event { text += piece }
+        }
+        #expect(text.contains("Paris"), "\(text)")
+        #expect(!text.contains("The capital of France is"), "the prefix is not repeated: \(text)")
+    }
+
     @Test("a sensitive chat question stays on device: the preferred recording remote receives nothing")
     func sensitiveChatStaysOnDevice() async throws {
         let remote = RecordingProvider(id: "remote-recorded", capabilities: Self.remoteCapabilities, tokens: ["cloud"])

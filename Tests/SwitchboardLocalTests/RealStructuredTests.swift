@@ -64,6 +64,21 @@ struct RealStructuredTests {
         #expect(await remote.callCount == 0)
     }
 
+    @Test("a structured answer resumed from a half-written document is continued under the schema and validates whole")
+    func resumedStructuredAnswer() async throws {
+        let schema = GenerationSchema.object([.init("city", .string(maxLength: 40)), .init("country", .string(maxLength: 40))])
+        var request = GenerationRequest(prompt: "Which city is the capital of France?", messages: [Self.system],
+                                        output: .schema(schema), maxTokens: 48)
+        request.answerPrefix = #"{"city": "Pa"#
+        var text = ""
+        for try await event in await Self.provider.generate(ProviderRequest(request: request, analysis: RequestAnalysis(privacy: .public))) {
+            if case .token(let piece) = event { text += piece }
+        }
+        #expect(!text.hasPrefix("{"), "only the continuation is yielded: \(text)")
+        let whole = try schema.parseValid(#"{"city": "Pa"# + text)
+        #expect(whole["city"].map { if case .string(let city) = $0 { city.hasPrefix("Pa") } else { false } } == true)
+    }
+
     @Test("a typed answer streams as growing partial snapshots and ends with the decoded value")
     func streamedSnapshots() async throws {
         let coordinator = Self.coordinator()

@@ -19,6 +19,9 @@ struct ConstrainedDecoder {
         automaton = JSONAutomaton(constraint)
         self.vocabulary = vocabulary
         self.budget = budget
+        if !constraint.prefix.isEmpty, !automaton.feed(constraint.prefix) {
+            throw .invalidPrefix("\(constraint.prefix.count) bytes that are not the start of a valid document")
+        }
         guard automaton.closingCost <= budget else { throw .budgetTooSmall(needed: automaton.closingCost, budget: budget) }
     }
 

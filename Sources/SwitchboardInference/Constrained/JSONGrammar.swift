@@ -31,6 +31,8 @@ public enum ConstraintError: Error, Sendable, Hashable, CustomStringConvertible 
     case budgetTooSmall(needed: Int, budget: Int)
     /// No token of the vocabulary continues the document (a vocabulary without single-byte tokens).
     case noAllowedToken(String)
+    /// The start of the document to continue (a resumed answer) does not follow the schema.
+    case invalidPrefix(String)
 
     public var description: String {
         switch self {
@@ -39,6 +41,7 @@ public enum ConstraintError: Error, Sendable, Hashable, CustomStringConvertible 
             "the smallest valid answer needs \(needed) tokens but only \(budget) may be generated; raise maxTokens"
         case .noAllowedToken(let state):
             "no token of the model's vocabulary can continue the JSON (\(state)); the vocabulary lacks single-byte tokens"
+        case .invalidPrefix(let reason): "the answer to continue does not follow the schema: \(reason)"
         }
     }
 }
@@ -47,6 +50,8 @@ public enum ConstraintError: Error, Sendable, Hashable, CustomStringConvertible 
 public struct JSONConstraint: Sendable, Equatable {
     public let grammar: JSONGrammar
     let table: GrammarTable
+    /// The document's first bytes, already written (a resumed answer): generation continues after them.
+    public private(set) var prefix: [UInt8] = []
 
     public init(_ grammar: JSONGrammar) throws(ConstraintError) {
         self.grammar = grammar
@@ -56,5 +61,12 @@ public struct JSONConstraint: Sendable, Equatable {
     /// The fewest bytes (hence tokens, at worst one byte each) of any valid document.
     public var minimumBytes: Int { table.nodes[table.root].minCost }
 
-    public static func == (a: JSONConstraint, b: JSONConstraint) -> Bool { a.grammar == b.grammar }
+    /// The same constraint for a document whose first bytes are `text`.
+    public func continuing(after text: String) -> JSONConstraint {
+        var constraint = self
+        constraint.prefix = Array(text.utf8)
+        return constraint
+    }
+
+    public static func == (a: JSONConstraint, b: JSONConstraint) -> Bool { a.grammar == b.grammar && a.prefix == b.prefix }
 }
