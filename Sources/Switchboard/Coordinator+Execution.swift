@@ -44,6 +44,7 @@ extension Coordinator {
         events?.yield(.analyzed(analysis))
         if Task.isCancelled { return .failure(.cancelled) }
         retryBudget.recordRequest(at: start)
+        if request.hedge ?? configuration.hedging.enabled { hedgeBudget.recordRequest(at: start) }
 
         var cacheKey: CacheKey?
         if configuration.cacheEnabled, analysis.privacy < .sensitive {
@@ -129,13 +130,20 @@ extension Coordinator {
                 let now = clock.now()
                 let providerRequest = ProviderRequest(request: callRequest, analysis: analysis, attempt: plan.attempt,
                                                       timeout: run.machine.deadline.map { $0 - now })
-                let outcome = await callProvider(provider, providerRequest, deadline: run.machine.deadline, events: events)
-                await loadBalancer.release(held)
-                await record(outcome, provider: plan.provider, queueWait: held.queueWait, isFallback: plan.isFallback)
+                let outcome: CallOutcome
+                var answeredBy = plan.provider
+                if let hedge = await hedgeTarget(for: request, analysis: analysis, run: run, primary: provider) {
+                    (answeredBy, outcome) = await callHedged(provider, providerRequest, lease: held, isFallback: plan.isFallback,
+                                                             hedge: hedge, run: &run, events: events)
+                } else {
+                    outcome = await callProvider(provider, providerRequest, deadline: run.machine.deadline, events: events)
+                    await loadBalancer.release(held)
+                    await record(outcome, provider: plan.provider, queueWait: held.queueWait, isFallback: plan.isFallback)
+                }
                 if run.firstTokenAt == nil, let at = outcome.firstTokenAt, events != nil { run.firstTokenAt = at }
                 if case .failure(let error) = outcome.result, let cooldown = configuration.retry.cooldown(after: error) {
                     // A long Retry-After benches the provider for that long; the machine falls back now.
-                    registry[plan.provider]?.breaker.coolDown(until: clock.now() + cooldown)
+                    registry[answeredBy]?.breaker.coolDown(until: clock.now() + cooldown)
                 }
                 if Task.isCancelled, case .failure = outcome.result { action = run.machine.cancelled(); continue }
                 let report = AttemptStateMachine.CallReport(

@@ -19,6 +19,13 @@ struct CallOutcome: Sendable {
     struct Finish: Sendable { var reason: FinishReason; var usage: TokenUsage? }
 
     var error: ProviderError? { if case .failure(let e) = result { e } else { nil } }
+
+    func ending(_ result: Result<Finish, ProviderError>, at time: Duration) -> CallOutcome {
+        var outcome = self
+        outcome.result = result
+        outcome.ended = time
+        return outcome
+    }
     var duration: Duration { ended - started }
     var timeToFirstToken: Duration? { firstTokenAt.map { $0 - started } }
 }
@@ -55,9 +62,11 @@ extension Coordinator {
     }
 
     /// Drains a provider stream on the caller's executor (no hop per token).
+    /// With `race`, this call is one side of a hedge: its first token (or an empty answer's finish)
+    /// must claim the race before anything reaches the caller; a call that loses stops at once.
     nonisolated(nonsending) static func consume(_ stream: AsyncThrowingStream<ProviderEvent, any Error>,
                                                 clock: ClockSource, maxTokens: Int,
-                                                events: EventSink?) async -> CallOutcome {
+                                                events: EventSink?, race: RaceLane? = nil) async -> CallOutcome {
         let started = clock.now()
         var outcome = CallOutcome(started: started, ended: started)
         // A provider that never stops is cut off: the buffer and the caller's stream stay bounded.
@@ -66,7 +75,10 @@ extension Coordinator {
             for try await event in stream {
                 switch event {
                 case .token(let piece):
-                    if outcome.tokens == 0 { outcome.firstTokenAt = clock.now() }
+                    if outcome.tokens == 0 {
+                        if let race, !race.claim() { return outcome.ending(.failure(.cancelled), at: clock.now()) }
+                        outcome.firstTokenAt = clock.now()
+                    }
                     outcome.tokens += 1
                     outcome.text += piece
                     events?.yield(.token(piece))
@@ -76,6 +88,7 @@ extension Coordinator {
                         return outcome
                     }
                 case .finished(let reason, let usage):
+                    if outcome.tokens == 0, let race, !race.claim() { return outcome.ending(.failure(.cancelled), at: clock.now()) }
                     outcome.result = .success(CallOutcome.Finish(reason: reason, usage: usage))
                     outcome.ended = clock.now()
                     return outcome

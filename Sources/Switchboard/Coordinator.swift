@@ -22,6 +22,7 @@ public actor Coordinator {
     var registry = ProviderRegistry()
     var counts = RequestCounts()
     var retryBudget: RetryBudget
+    var hedgeBudget: RetryBudget
     var random: SeededRandom
     var deviceState: DeviceState = .nominal
     var deviceStateReadAt: Duration?
@@ -49,6 +50,7 @@ public actor Coordinator {
         self.clock = ClockSource(clock)
         deviceStateSource = deviceState
         retryBudget = configuration.retryBudget
+        hedgeBudget = configuration.hedging.makeBudget()
         random = SeededRandom(seed: configuration.seed)
         eligibility = EligibilityPolicy(privacy: configuration.privacy)
         // A provider that says how many requests it serves at once (a local engine's batch size) gets

@@ -125,6 +125,17 @@ public actor LoadBalancer {
         return try result.get()
     }
 
+    /// A slot on `provider` if one is free now and nobody waits for it; nil otherwise (a hedge call is
+    /// opportunistic: it never queues behind other requests).
+    public func tryAcquire(_ provider: ProviderID) -> Lease? {
+        let lane = self.lane(provider)
+        guard lane.queue.isEmpty, lane.takeFreeSlot() else { return nil }
+        nextID &+= 1
+        statistics.immediate += 1
+        outstanding.insert(nextID)
+        return Lease(provider: provider, id: nextID, queueWait: .zero)
+    }
+
     /// Gives a slot back and hands it to the next waiter, if any. Releasing twice is harmless.
     public func release(_ lease: Lease) async {
         guard outstanding.remove(lease.id) != nil else { return }

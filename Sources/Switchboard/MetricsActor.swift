@@ -8,6 +8,7 @@ public actor MetricsActor {
         var window: CallWindow
         var requests = 0, successes = 0, failures = 0, cancellations = 0, fallbacksIn = 0, fallbacksOut = 0
         var queueLength = 0, inFlight = 0, capacity = 0
+        var hedgesStarted = 0, hedgesWon = 0, hedgeLosersCancelled = 0
         /// The window's statistics, kept until the next call is recorded (snapshots sort the window).
         var statistics: CallWindow.Statistics?
         init(windowSize: Int) { window = CallWindow(capacity: windowSize) }
@@ -50,6 +51,16 @@ public actor MetricsActor {
     /// A failed call of `from` was followed by a call of `to`.
     public func recordFallback(from: ProviderID, to: ProviderID) {
         update(from) { $0.fallbacksOut += 1 }
+    }
+
+    /// A hedge call to `hedge` was started beside a slow call to `primary`; `winner` is whichever
+    /// produced the answer (nil when both failed). The loser's call was cancelled.
+    public func recordHedge(primary: ProviderID, hedge: ProviderID, winner: ProviderID?) {
+        update(hedge) { state in
+            state.hedgesStarted += 1
+            if winner == hedge { state.hedgesWon += 1 }
+        }
+        if let winner { update(winner == hedge ? primary : hedge) { $0.hedgeLosersCancelled += 1 } }
     }
 
     public func recordQueue(_ provider: ProviderID, queued: Int, inFlight: Int, capacity: Int) {
@@ -119,7 +130,8 @@ public actor MetricsActor {
             successRate: stats.successRate, latency: stats.latency, timeToFirstToken: stats.timeToFirstToken,
             tokensPerSecond: stats.tokensPerSecond, queueLength: state.queueLength, inFlight: state.inFlight,
             capacity: state.capacity, utilization: utilization,
-            health: healthPolicy.evaluate(stats, utilization: utilization))
+            health: healthPolicy.evaluate(stats, utilization: utilization),
+            hedgesStarted: state.hedgesStarted, hedgesWon: state.hedgesWon, hedgesCancelled: state.hedgeLosersCancelled)
     }
 
     private func schedulePublish() {

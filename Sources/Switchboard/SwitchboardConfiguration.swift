@@ -27,6 +27,8 @@ public struct SwitchboardConfiguration: Sendable {
     /// backoff) when its provider fails after tokens reached the caller; each also takes one retry
     /// from `retryBudget`. 0 makes such a failure final (`failedMidStream`).
     public var maxResumes: Int
+    /// Hedged requests: off unless enabled here or per request (`GenerationRequest.hedge`).
+    public var hedging: HedgingPolicy
 
     public init(privacy: PrivacyPolicy = PrivacyPolicy(), scoring: ScoringPolicy = ScoringPolicy(),
                 retry: RetryPolicy = RetryPolicy(), retryBudget: RetryBudget = RetryBudget(),
@@ -34,12 +36,13 @@ public struct SwitchboardConfiguration: Sendable {
                 defaultConcurrency: Int = 4, concurrency: [ProviderID: Int] = [:],
                 optimizer: OptimizerModel.Configuration = .init(), cacheEnabled: Bool = true,
                 stateRefreshInterval: Duration = .seconds(1), seed: UInt64 = 0x5EED,
-                defaultLatencyBudget: Duration? = nil, maxResumes: Int = 2) {
+                defaultLatencyBudget: Duration? = nil, maxResumes: Int = 2, hedging: HedgingPolicy = HedgingPolicy()) {
         self.privacy = privacy; self.scoring = scoring; self.retry = retry; self.retryBudget = retryBudget
         self.breaker = breaker; self.queue = queue; self.defaultConcurrency = max(1, defaultConcurrency)
         self.concurrency = concurrency; self.optimizer = optimizer; self.cacheEnabled = cacheEnabled
         self.stateRefreshInterval = stateRefreshInterval; self.seed = seed
         self.defaultLatencyBudget = defaultLatencyBudget
         self.maxResumes = max(0, maxResumes)
+        self.hedging = hedging
     }
 }

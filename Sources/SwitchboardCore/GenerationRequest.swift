@@ -80,6 +80,9 @@ public struct GenerationRequest: Sendable, Hashable {
     /// provider continues this text (as an assistant prefix, or a continuation prompt) and yields only
     /// what follows it. Set by the runtime when it resumes a request; nil otherwise.
     public var answerPrefix: String?
+    /// Hedge this request (start a second provider when the first is slow to its first token): true or
+    /// false overrides `HedgingPolicy.enabled`; nil follows it.
+    public var hedge: Bool?
 
     public init(prompt: String? = nil, kind: PromptKind = .chat, messages: [ChatMessage] = [], memory: MemoryContext? = nil,
                 images: [ImageAttachment] = [], output: OutputFormat = .text, priority: Priority = .normal,

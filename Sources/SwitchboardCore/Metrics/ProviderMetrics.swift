@@ -22,16 +22,23 @@ public struct ProviderMetrics: Sendable, Hashable {
     /// inFlight / capacity (0 when the capacity is unknown).
     public var utilization: Double
     public var health: ProviderHealth
+    /// Hedge calls sent to this provider, and how many of them produced the answer.
+    public var hedgesStarted: Int
+    public var hedgesWon: Int
+    /// Calls of this provider cancelled because the other side of a hedge won.
+    public var hedgesCancelled: Int
 
     public init(provider: ProviderID, requests: Int = 0, successes: Int = 0, failures: Int = 0, cancellations: Int = 0,
                 fallbacksIn: Int = 0, fallbacksOut: Int = 0, successRate: Double = 1, latency: LatencySummary = .empty,
                 timeToFirstToken: LatencySummary = .empty, tokensPerSecond: Double = 0, queueLength: Int = 0,
-                inFlight: Int = 0, capacity: Int = 0, utilization: Double = 0, health: ProviderHealth = .healthy) {
+                inFlight: Int = 0, capacity: Int = 0, utilization: Double = 0, health: ProviderHealth = .healthy,
+                hedgesStarted: Int = 0, hedgesWon: Int = 0, hedgesCancelled: Int = 0) {
         self.provider = provider; self.requests = requests; self.successes = successes; self.failures = failures
         self.cancellations = cancellations; self.fallbacksIn = fallbacksIn; self.fallbacksOut = fallbacksOut
         self.successRate = successRate; self.latency = latency; self.timeToFirstToken = timeToFirstToken
         self.tokensPerSecond = tokensPerSecond; self.queueLength = queueLength; self.inFlight = inFlight
         self.capacity = capacity; self.utilization = utilization; self.health = health
+        self.hedgesStarted = hedgesStarted; self.hedgesWon = hedgesWon; self.hedgesCancelled = hedgesCancelled
     }
 }
 

@@ -86,6 +86,8 @@ public struct AttemptStateMachine: Sendable {
     public internal(set) var delivered = ""
     public internal(set) var deliveredTokens = 0
     var pending: Handover?
+    /// The audit entry of a hedge call still racing.
+    var hedgeAudit: Int?
     var minimumContext: Int?
     var slotError: SwitchboardError?
 

@@ -1,0 +1,128 @@
+import SwitchboardCore
+
+/// Where and when a call's hedge would start.
+struct HedgeTarget: Sendable {
+    var provider: any Provider
+    var delay: Duration
+}
+
+extension Coordinator {
+    /// A hedge for the call about to be made, if the request wants one and a provider may take it:
+    /// the next eligible candidate (privacy checked again here), after the current provider's p95
+    /// time to first token.
+    func hedgeTarget(for request: GenerationRequest, analysis: RequestAnalysis, run: AttemptRun,
+                     primary: any Provider) async -> HedgeTarget? {
+        guard request.hedge ?? configuration.hedging.enabled,
+              let candidate = run.machine.hedgeCandidate(), let provider = registry[candidate.id]?.provider,
+              configuration.privacy.mayDispatch(analysis.privacy, onDevice: provider.capabilities.isOnDevice)
+        else { return nil }
+        let measured = await metrics.metrics(for: primary.id)?.timeToFirstToken
+        let delay = configuration.hedging.delay(measuredP95: measured.flatMap { $0.count > 0 ? $0.p95 : nil },
+                                                expected: primary.capabilities.expectedTimeToFirstToken)
+        return HedgeTarget(provider: provider, delay: delay)
+    }
+
+    /// Calls `primary` and, if it has produced no token after the hedge delay, `hedge.provider` too
+    /// (budget and a free slot allowing). The first to produce a token answers; the other is cancelled
+    /// at once and its slot released. Both calls are recorded; the winner's outcome is returned for
+    /// the state machine, with the machine told which provider it was.
+    func callHedged(_ primary: any Provider, _ providerRequest: ProviderRequest, lease: LoadBalancer.Lease,
+                    isFallback: Bool, hedge: HedgeTarget, run: inout AttemptRun,
+                    events: EventSink?) async -> (provider: ProviderID, outcome: CallOutcome) {
+        let clock = clock
+        let maxTokens = providerRequest.request.maxTokens
+        let (signals, signal) = AsyncStream<RaceSignal>.makeStream()
+        let gate = RaceGate()
+        let lanes = RaceTasks()
+        func start(_ lane: Int, _ stream: AsyncThrowingStream<ProviderEvent, any Error>) {
+            let race = RaceLane(gate: gate, lane: lane, signals: signal)
+            lanes.add(lane, Task {
+                let outcome = await Self.consume(stream, clock: clock, maxTokens: maxTokens, events: events, race: race)
+                signal.yield(.finished(lane))
+                return outcome
+            })
+        }
+        start(0, await primary.generate(providerRequest))
+        let hedgeTimer = Task {
+            guard (try? await clock.sleep(for: hedge.delay)) != nil else { return }
+            signal.yield(.hedgeDue)
+        }
+        let deadlineTimer = run.machine.deadline.map { deadline in
+            Task {
+                guard (try? await clock.sleep(for: deadline - clock.now())) != nil else { return }
+                signal.yield(.deadline)
+            }
+        }
+        var hedgeLease: LoadBalancer.Lease?
+        var finished: Set<Int> = []
+        var winner: Int?
+        var timedOut = false
+        await withTaskCancellationHandler {
+            race: for await event in signals {
+                switch event {
+                case .won(let lane):
+                    winner = lane
+                    lanes.cancel(except: lane)
+                    break race
+                case .finished(let lane):
+                    finished.insert(lane)
+                    if finished.count == lanes.count { break race }
+                case .hedgeDue:
+                    guard !finished.contains(0), let held = await startHedge(hedge, run: &run, events: events) else { continue }
+                    hedgeLease = held
+                    var hedgeRequest = providerRequest
+                    hedgeRequest.attempt = run.machine.totalAttempts
+                    start(1, await hedge.provider.generate(hedgeRequest))
+                case .deadline:
+                    timedOut = true
+                    lanes.cancel()
+                    break race
+                }
+            }
+        } onCancel: {
+            lanes.cancel()
+        }
+        hedgeTimer.cancel()
+        deadlineTimer?.cancel()
+        signal.finish()
+
+        // The loser first, so its slot is free while the winner still streams.
+        var outcomes: [Int: CallOutcome] = [:]
+        for lane in winner == 1 ? [0, 1] : [1, 0] {
+            guard let task = lanes.task(lane) else { continue }
+            var outcome = await task.value
+            if timedOut, case .failure = outcome.result, !Task.isCancelled { outcome.result = .failure(.timeout) }
+            outcomes[lane] = outcome
+            let (provider, held) = lane == 0 ? (primary.id, lease) : (hedge.provider.id, hedgeLease ?? lease)
+            await loadBalancer.release(held)
+            await record(outcome, provider: provider, queueWait: held.queueWait, isFallback: lane == 0 ? isFallback : true)
+        }
+        let primaryOutcome = outcomes[0] ?? CallOutcome(started: clock.now(), ended: clock.now())
+        guard let hedgeOutcome = outcomes[1] else { return (primary.id, primaryOutcome) }
+        let succeeded: (CallOutcome) -> Bool = { if case .success = $0.result { true } else { false } }
+        let hedgeWon = winner == 1 || (winner == nil && !succeeded(primaryOutcome) && succeeded(hedgeOutcome))
+        run.machine.hedgeFinished(hedge: hedge.provider.id, hedgeWon: hedgeWon,
+                                  hedgeError: hedgeWon ? nil : hedgeOutcome.error)
+        let answered = hedgeWon ? hedgeOutcome : primaryOutcome
+        await metrics.recordHedge(primary: primary.id, hedge: hedge.provider.id,
+                                  winner: succeeded(answered) ? (hedgeWon ? hedge.provider.id : primary.id) : nil)
+        return hedgeWon ? (hedge.provider.id, hedgeOutcome) : (primary.id, primaryOutcome)
+    }
+
+    /// Takes the budget and a free slot for a hedge call, or nil (then the first call runs alone).
+    private func startHedge(_ hedge: HedgeTarget, run: inout AttemptRun, events: EventSink?) async -> LoadBalancer.Lease? {
+        let id = hedge.provider.id
+        guard hedgeBudget.canRetry(at: clock.now()) else { return nil }
+        switch registry[id]?.breaker.admit(at: clock.now()) {
+        case .allowed?: break
+        case .probe?: registry[id]?.breaker.recordCancelled(); return nil  // a half-open provider is no hedge
+        default: return nil
+        }
+        guard let lease = await loadBalancer.tryAcquire(id) else { return nil }
+        _ = hedgeBudget.withdraw(at: clock.now())
+        run.hedges += 1
+        let started = run.machine.hedgeStarted(id, queueWait: lease.queueWait)
+        events?.yield(started)
+        return lease
+    }
+}
