@@ -58,12 +58,14 @@ struct BenchReport: Encodable {
     var samples: [String]
     /// Why requests failed, with counts (error kinds and providers only, never request text).
     var failureReasons: [String: Int] = [:]
+    /// Requests whose answer was continued on another provider after a failure mid-stream.
+    var resumed: Int = 0
 
     enum CodingKeys: String, CodingKey {
         case accepted, completed, failed, cancelled, providers, engines, samples
         case cacheHits = "cache_hits", sensitiveRequests = "sensitive_requests"
         case sensitiveServedOnDevice = "sensitive_served_on_device", sensitiveSentRemote = "sensitive_sent_remote"
-        case wallSeconds = "wall_seconds", failureReasons = "failure_reasons"
+        case wallSeconds = "wall_seconds", failureReasons = "failure_reasons", resumed
     }
 
     func json() throws -> Data {
@@ -96,6 +98,7 @@ struct BenchReport: Encodable {
                      + "sent to a remote provider: \(sensitiveSentRemote) (counted at the providers)")
         lines.append("bookkeeping: accepted \(accepted) = completed \(completed) + failed \(failed) + cancelled \(cancelled)"
                      + (accepted == completed + failed + cancelled ? "  ✓" : "  ✗ MISMATCH") + "  (cache hits \(cacheHits))")
+        if resumed > 0 { lines.append("resumed mid-stream on another provider: \(resumed) (no text repeated or lost)") }
         for (reason, count) in failureReasons.sorted(by: { $0.key < $1.key }) {
             lines.append("failed: \(count) × \(reason)")
         }

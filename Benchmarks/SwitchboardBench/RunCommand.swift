@@ -113,7 +113,7 @@ enum RunCommand: BenchCommand {
             cacheHits: counts.cacheHits, sensitiveRequests: sensitive.count, sensitiveServedOnDevice: servedOnDevice.count,
             sensitiveSentRemote: sentRemote, providers: rows, engines: engines, wallSeconds: wallSeconds,
             samples: [sample("public-local", fleet.localID), sample("public-chat", fleet.chatID)].compactMap { $0 },
-            failureReasons: failures)
+            failureReasons: failures, resumed: outcomes.filter(\.resumed).count)
     }
 
     static func milliseconds(_ summary: LatencySummary?, _ percentile: KeyPath<LatencySummary, Duration> = \.p50) -> Double? {
