@@ -47,6 +47,7 @@ struct ChaosScenarioTests {
             #expect(rows.contains { $0.name.hasPrefix("one remote dead") } && rows.contains { $0.name.hasPrefix("all remotes dead") })
         }
         #expect(ChaosScenario.matrix(full: true, seed: 1).count == 1 + 40 + 2)
+        #expect(ChaosScenario.matrix(full: false, seed: 1).count == 1 + 20 + 3 + 2)
     }
 
     @Test func chaosOptionsAreRangeChecked() {
