@@ -39,7 +39,7 @@ enum ChaosCommand: BenchCommand {
         let clock = ContinuousClock()
         let started = clock.now
         var rows: [ChaosRow] = []
-        if !json { print(ChaosReport.header) }
+        if !json { emit(ChaosReport.header) }
         for (index, scenario) in scenarios.enumerated() {
             do {
                 let row = try await ChaosRun.run(scenario, local: local, settings: settings)
@@ -47,7 +47,7 @@ enum ChaosCommand: BenchCommand {
                 if json {
                     printError("chaos: \(index + 1)/\(scenarios.count) \(scenario.name): \(row.completed)/\(row.requests) completed")
                 } else {
-                    print(ChaosReport.line(row))
+                    emit(ChaosReport.line(row))
                 }
             } catch {
                 printError("chaos: cannot start the loopback servers for \(scenario.name): \(error)")
@@ -56,10 +56,15 @@ enum ChaosCommand: BenchCommand {
         }
         let report = ChaosReport(rows: rows, wallSeconds: started.duration(to: clock.now).seconds)
         if json {
-            print(report.json())
+            emit(report.json())
         } else {
-            print(report.text().split(separator: "\n", omittingEmptySubsequences: false).dropFirst(rows.count + 1).joined(separator: "\n"))
+            emit(report.text().split(separator: "\n", omittingEmptySubsequences: false).dropFirst(rows.count + 1).joined(separator: "\n"))
         }
         return report.checks.allSatisfy(\.passed) ? 0 : 1
+    }
+
+    /// Unbuffered: a row appears as soon as its scenario ends, also in a pipe or a file.
+    static func emit(_ line: String) {
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
     }
 }

@@ -30,14 +30,15 @@ enum ChaosRun {
     /// - `maxAttempts` 7 = two calls on each of three remotes plus the device, so a request that meets
     ///   three failing remotes still reaches its last resort (the default 4 stops before it);
     /// - breakers trip after 3 consecutive failures (default 5), so a dead remote costs fewer requests
-    ///   a wasted call before the router skips it, and stay open 10 s (default 5 s): fewer probes
-    ///   against a server that is still down;
+    ///   a wasted call before the router skips it, and stay open 20 s (default 5 s, doubling per
+    ///   failed probe): fewer probes against a server that is still down, each of which can cost a
+    ///   whole request timeout;
     /// - the retry budget keeps its default (20 % of requests + 3), the bound on extra load;
     /// - no cache: every request must reach a provider.
     static func configuration(seed: UInt64) -> SwitchboardConfiguration {
         SwitchboardConfiguration(
             retry: RetryPolicy(maxAttemptsPerProvider: 2, maxAttempts: 2 * remoteIDs.count + 1),
-            breaker: CircuitBreaker.Configuration(consecutiveFailures: 3, openDuration: .seconds(10)),
+            breaker: CircuitBreaker.Configuration(consecutiveFailures: 3, openDuration: .seconds(20)),
             cacheEnabled: false, seed: seed, defaultLatencyBudget: .seconds(60))
     }
 
