@@ -11,16 +11,18 @@ struct FaultyChatServerTests {
     /// Text before the error, and the error (nil when the stream finished).
     struct Run { var pieces: [String] = []; var error: ProviderError? }
 
+    /// Deadlines generous enough for a busy machine; only the faults that never answer meet them
+    /// (`headTimeout` for `.timeout`, the 2 s token and idle timeouts for a stalled stream).
     static func run(_ fault: ChatFault?, streaming: Bool = true, prompt: String = "Say hello",
-                    markers: [String] = []) async throws -> (Run, FaultyChatServer.Counts) {
+                    markers: [String] = [], headTimeout: Duration = .seconds(20)) async throws -> (Run, FaultyChatServer.Counts) {
         // The reset waits long enough for the client to read the deltas first; stalls are cut by the
-        // client's short deadlines, not by the server.
+        // client's deadlines, not by the server.
         let server = try FaultyChatServer(plan: ChatFaultPlan(fault: fault, rate: 1),
                                           replies: ChatFaultReplies(holdSeconds: 20, resetPauseMilliseconds: 300),
                                           sensitiveMarkers: markers)
         defer { server.stop() }
-        let settings = RemoteProviderSettings(streaming: streaming, requestTimeout: .milliseconds(500),
-                                              idleTimeout: .milliseconds(500), tokenTimeout: .milliseconds(500))
+        let settings = RemoteProviderSettings(streaming: streaming, requestTimeout: headTimeout,
+                                              idleTimeout: .seconds(2), tokenTimeout: .seconds(2))
         let provider = OpenAICompatibleProvider(.init(baseURL: server.baseURL, model: "chaos", settings: settings))
         var run = Run()
         let stream = await provider.generate(providerRequest(prompt))
@@ -55,7 +57,7 @@ struct FaultyChatServerTests {
     }
 
     @Test func aServerThatNeverAnswersTimesOut() async throws {
-        let (run, counts) = try await Self.run(.timeout)
+        let (run, counts) = try await Self.run(.timeout, headTimeout: .milliseconds(500))
         #expect(run.error == .timeout)
         #expect(run.pieces.isEmpty)
         #expect(counts.faults == 1)
