@@ -34,8 +34,8 @@ let package = Package(
         .testTarget(name: "SwitchboardInferenceTests", dependencies: ["SwitchboardInference"]),
         .testTarget(name: "SwitchboardLocalTests", dependencies: ["Switchboard", "SwitchboardLocal", "SwitchboardTestKit"]),
         .testTarget(name: "SwitchboardRemoteTests", dependencies: ["Switchboard", "SwitchboardRemote", "SwitchboardTestKit"]),
-        // The bench's argument parsing, through `@testable import` of the executable target.
-        .testTarget(name: "SwitchboardBenchTests", dependencies: ["SwitchboardBench"]),
+        // The bench's argument parsing and a small chaos run, through `@testable import` of the executable target.
+        .testTarget(name: "SwitchboardBenchTests", dependencies: ["SwitchboardBench", "SwitchboardTestKit"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -29,6 +29,7 @@ var benchCommands: [any BenchCommand.Type] {
         BatchCommand.self,
         StructuredCommand.self,
         SessionCommand.self,
+        ChaosCommand.self,
     ]
 }
 

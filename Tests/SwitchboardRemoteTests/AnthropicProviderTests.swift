@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import SwitchboardCore
 @testable import SwitchboardRemote
+import SwitchboardTestKit
 
 @Suite("Anthropic provider over loopback HTTP")
 struct AnthropicProviderTests {
@@ -17,7 +18,7 @@ struct AnthropicProviderTests {
     ]
 
     @Test func streamsTextUsageAndFinishAndSendsTheRightRequest() async throws {
-        let server = try ScriptedHTTPServer([.sse(Self.happyStream, pauseMilliseconds: 5)])
+        let server = try LoopbackHTTPServer([.sse(Self.happyStream, pauseMilliseconds: 5)])
         defer { server.stop() }
         let image = ImageAttachment(data: Data("GIF89a".utf8), mimeType: "image/gif")
         let request = providerRequest("Greet me", messages: [ChatMessage(.system, "You are terse.")], images: [image],
@@ -48,7 +49,7 @@ struct AnthropicProviderTests {
 
     @Test func nonStreamingReply() async throws {
         let reply = #"{"id":"m2","type":"message","role":"assistant","model":"claude-test","content":[{"type":"text","text":"Hi "},{"type":"text","text":"there"}],"stop_reason":"end_turn","usage":{"input_tokens":8,"output_tokens":3}}"#
-        let server = try ScriptedHTTPServer([.json(200, reply)])
+        let server = try LoopbackHTTPServer([.json(200, reply)])
         defer { server.stop() }
         let result = try await collect(anthropic(server, settings: settings(streaming: false)).generate(providerRequest()))
         #expect(result.text == "Hi there")
@@ -60,7 +61,7 @@ struct AnthropicProviderTests {
     @Test func errorEventMidStreamIsMapped() async throws {
         let events = Array(Self.happyStream.prefix(4))
             + [sseEvent("error", #"{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}"#)]
-        let server = try ScriptedHTTPServer([.sse(events)])
+        let server = try LoopbackHTTPServer([.sse(events)])
         defer { server.stop() }
         let error = await failure(of: anthropic(server).generate(providerRequest()))
         #expect(error == .server(status: 529, message: "Overloaded"))
@@ -68,14 +69,14 @@ struct AnthropicProviderTests {
     }
 
     @Test func streamWithoutMessageStopIsMalformed() async throws {
-        let server = try ScriptedHTTPServer([.sse(Array(Self.happyStream.dropLast()))])
+        let server = try LoopbackHTTPServer([.sse(Array(Self.happyStream.dropLast()))])
         defer { server.stop() }
         let error = await failure(of: anthropic(server).generate(providerRequest()))
         guard case .malformedResponse? = error else { Issue.record("expected malformedResponse, got \(String(describing: error))"); return }
     }
 
     @Test func missingKeyFailsBeforeAnyHTTPCall() async throws {
-        let server = try ScriptedHTTPServer([])
+        let server = try LoopbackHTTPServer([])
         defer { server.stop() }
         let provider = anthropic(server, key: nil)
         let error = await failure(of: provider.generate(providerRequest()))

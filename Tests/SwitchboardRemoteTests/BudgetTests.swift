@@ -2,13 +2,14 @@ import Foundation
 import Testing
 import SwitchboardCore
 @testable import SwitchboardRemote
+import SwitchboardTestKit
 
 @Suite("Usage, cost and budgets")
 struct BudgetTests {
     static let pricing = TokenPricing(inputPerMillion: 10, outputPerMillion: 30)
 
     @Test func requestOverBudgetIsRefusedBeforeAnyHTTPCall() async throws {
-        let server = try ScriptedHTTPServer([])
+        let server = try LoopbackHTTPServer([])
         defer { server.stop() }
         // Worst case: 100 prompt tokens × $10/M + 1000 output tokens × $30/M = $0.031 > $0.01.
         let provider = openAI(server, settings: settings(pricing: Self.pricing, budget: 0.01))
@@ -21,7 +22,7 @@ struct BudgetTests {
 
     @Test func spendingAccumulatesUntilTheBudgetRefuses() async throws {
         let reply = #"{"choices":[{"index":0,"message":{"role":"assistant","content":"ok"},"finish_reason":"stop"}],"usage":{"prompt_tokens":1000,"completion_tokens":1000}}"#
-        let server = try ScriptedHTTPServer([.json(200, reply), .json(200, reply)])
+        let server = try LoopbackHTTPServer([.json(200, reply), .json(200, reply)])
         defer { server.stop() }
         let ledger = UsageLedger()
         // Each call costs $0.04; each reservation is at most 1000 × $10/M + 1000 × $30/M = $0.04.
@@ -47,7 +48,7 @@ struct BudgetTests {
     }
 
     @Test func failedCallsAreCountedWithoutCost() async throws {
-        let server = try ScriptedHTTPServer([.json(500, #"{"error":{"message":"boom"}}"#)])
+        let server = try LoopbackHTTPServer([.json(500, #"{"error":{"message":"boom"}}"#)])
         defer { server.stop() }
         let provider = openAI(server, settings: settings(pricing: Self.pricing, budget: 1))
         _ = await failure(of: provider.generate(providerRequest()))

@@ -20,7 +20,7 @@ struct CoordinatorEndToEndTests {
     }
 
     @Test func rateLimitedThenServedHonouringRetryAfter() async throws {
-        let server = try ScriptedHTTPServer([
+        let server = try LoopbackHTTPServer([
             .json(429, #"{"error":{"message":"slow down"}}"#, headers: ["Retry-After": "3"]),
             .sse(OpenAICompatibleProviderTests.happyStream),
         ])
@@ -39,7 +39,7 @@ struct CoordinatorEndToEndTests {
     }
 
     @Test func budgetRefusalFallsBackWithoutAnyHTTPCall() async throws {
-        let server = try ScriptedHTTPServer([])
+        let server = try LoopbackHTTPServer([])
         defer { server.stop() }
         let remote = openAI(server, settings: settings(pricing: TokenPricing(inputPerMillion: 100, outputPerMillion: 100), budget: 0.000_001))
         let coordinator = Coordinator(providers: [remote, Self.local()], configuration: Self.configuration(), clock: ImmediateClock())
@@ -51,7 +51,7 @@ struct CoordinatorEndToEndTests {
     }
 
     @Test func sensitiveRequestNeverReachesTheServer() async throws {
-        let server = try ScriptedHTTPServer([.sse(OpenAICompatibleProviderTests.happyStream)])
+        let server = try LoopbackHTTPServer([.sse(OpenAICompatibleProviderTests.happyStream)])
         defer { server.stop() }
         let coordinator = Coordinator(providers: [openAI(server), Self.local()], configuration: Self.configuration(), clock: ImmediateClock())
         let response = try await coordinator.respond(to: GenerationRequest(prompt: "My SSN is 219-09-9999, which form do I file?",

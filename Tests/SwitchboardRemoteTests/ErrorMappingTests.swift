@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import SwitchboardCore
 @testable import SwitchboardRemote
+import SwitchboardTestKit
 
 @Suite("HTTP failures map to classified ProviderErrors")
 struct ErrorMappingTests {
@@ -26,7 +27,7 @@ struct ErrorMappingTests {
 
     @Test(arguments: statusCases, [true, false])
     func statusMapping(_ item: StatusCase, streaming: Bool) async throws {
-        let server = try ScriptedHTTPServer([.json(item.status, #"{"error":{"message":"try again","type":"x"}}"#)])
+        let server = try LoopbackHTTPServer([.json(item.status, #"{"error":{"message":"try again","type":"x"}}"#)])
         defer { server.stop() }
         let error = try #require(await failure(of: openAI(server, settings: settings(streaming: streaming)).generate(providerRequest())))
         #expect(item.check(error), "got \(error)")
@@ -34,7 +35,7 @@ struct ErrorMappingTests {
     }
 
     @Test func redirectsAreNotFollowedWithTheKey() async throws {
-        let server = try ScriptedHTTPServer([
+        let server = try LoopbackHTTPServer([
             .json(302, "{}", headers: ["Location": "/elsewhere"]),
             .json(200, #"{"choices":[{"index":0,"message":{"content":"leaked"},"finish_reason":"stop"}]}"#),
         ])
@@ -47,7 +48,7 @@ struct ErrorMappingTests {
     }
 
     @Test func retryAfterSeconds() async throws {
-        let server = try ScriptedHTTPServer([.json(429, #"{"error":{"message":"slow down"}}"#, headers: ["Retry-After": "7"])])
+        let server = try LoopbackHTTPServer([.json(429, #"{"error":{"message":"slow down"}}"#, headers: ["Retry-After": "7"])])
         defer { server.stop() }
         let error = await failure(of: openAI(server).generate(providerRequest()))
         #expect(error == .rateLimited(retryAfter: .seconds(7)))
@@ -56,7 +57,7 @@ struct ErrorMappingTests {
     @Test func retryAfterHTTPDate() async throws {
         let now = Date(timeIntervalSince1970: 1_700_000_000)
         let later = HTTPDate.format(now.addingTimeInterval(120))
-        let server = try ScriptedHTTPServer([.json(429, #"{"type":"error","error":{"type":"rate_limit_error","message":"slow"}}"#,
+        let server = try LoopbackHTTPServer([.json(429, #"{"type":"error","error":{"type":"rate_limit_error","message":"slow"}}"#,
                                                    headers: ["Retry-After": later])])
         defer { server.stop() }
         let error = await failure(of: anthropic(server, settings: settings(now: now)).generate(providerRequest()))
@@ -65,7 +66,7 @@ struct ErrorMappingTests {
 
     @Test func openAIContextLength() async throws {
         let body = #"{"error":{"message":"This model's maximum context length is 8192 tokens. However, your messages resulted in 9000 tokens. Please reduce the length of the messages.","type":"invalid_request_error","param":"messages","code":"context_length_exceeded"}}"#
-        let server = try ScriptedHTTPServer([.json(400, body)])
+        let server = try LoopbackHTTPServer([.json(400, body)])
         defer { server.stop() }
         let error = await failure(of: openAI(server).generate(providerRequest()))
         #expect(error == .contextLengthExceeded(limit: 8192, requested: 9000))
@@ -74,7 +75,7 @@ struct ErrorMappingTests {
 
     @Test func llamaCppContextLength() async throws {
         let body = #"{"error":{"code":400,"message":"the request exceeds the available context size, try increasing it","type":"exceed_context_size_error","n_prompt_tokens":3000,"n_ctx":2048}}"#
-        let server = try ScriptedHTTPServer([.json(400, body)])
+        let server = try LoopbackHTTPServer([.json(400, body)])
         defer { server.stop() }
         let error = await failure(of: openAI(server).generate(providerRequest()))
         #expect(error == .contextLengthExceeded(limit: 2048, requested: 3000))
@@ -82,7 +83,7 @@ struct ErrorMappingTests {
 
     @Test func anthropicContextLength() async throws {
         let body = #"{"type":"error","error":{"type":"invalid_request_error","message":"prompt is too long: 210000 tokens > 200000 maximum"}}"#
-        let server = try ScriptedHTTPServer([.json(400, body)])
+        let server = try LoopbackHTTPServer([.json(400, body)])
         defer { server.stop() }
         let error = await failure(of: anthropic(server).generate(providerRequest()))
         #expect(error == .contextLengthExceeded(limit: 200_000, requested: 210_000))
@@ -90,7 +91,7 @@ struct ErrorMappingTests {
 
     @Test func geminiContextLength() async throws {
         let body = #"{"error":{"code":400,"message":"The input token count (1200000) exceeds the maximum number of tokens allowed (1048576).","status":"INVALID_ARGUMENT"}}"#
-        let server = try ScriptedHTTPServer([.json(400, body)])
+        let server = try LoopbackHTTPServer([.json(400, body)])
         defer { server.stop() }
         let error = await failure(of: gemini(server).generate(providerRequest()))
         #expect(error == .contextLengthExceeded(limit: 1_048_576, requested: 1_200_000))
@@ -98,14 +99,14 @@ struct ErrorMappingTests {
 
     @Test func geminiInvalidKeyIsAuthentication() async throws {
         let body = #"{"error":{"code":400,"message":"API key not valid. Please pass a valid API key.","status":"INVALID_ARGUMENT","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"API_KEY_INVALID"}]}}"#
-        let server = try ScriptedHTTPServer([.json(400, body)])
+        let server = try LoopbackHTTPServer([.json(400, body)])
         defer { server.stop() }
         let error = await failure(of: gemini(server).generate(providerRequest()))
         guard case .authentication? = error else { Issue.record("expected authentication, got \(String(describing: error))"); return }
     }
 
     @Test func anthropicAuthenticationAndUnknownModel() async throws {
-        let server = try ScriptedHTTPServer([
+        let server = try LoopbackHTTPServer([
             .json(401, #"{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}}"#),
             .json(404, #"{"type":"error","error":{"type":"not_found_error","message":"model: claude-test"}}"#),
         ])

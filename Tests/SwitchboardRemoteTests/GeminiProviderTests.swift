@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import SwitchboardCore
 @testable import SwitchboardRemote
+import SwitchboardTestKit
 
 @Suite("Gemini provider over loopback HTTP")
 struct GeminiProviderTests {
@@ -12,7 +13,7 @@ struct GeminiProviderTests {
     ]
 
     @Test func streamsTextUsageAndFinishAndSendsTheRightRequest() async throws {
-        let server = try ScriptedHTTPServer([.sse(Self.happyStream, pauseMilliseconds: 5)])
+        let server = try LoopbackHTTPServer([.sse(Self.happyStream, pauseMilliseconds: 5)])
         defer { server.stop() }
         let image = ImageAttachment(data: Data([1, 2, 3]), mimeType: "image/jpeg")
         let request = providerRequest("Where?", messages: [ChatMessage(.system, "Answer in Italian."), ChatMessage(.user, "Hi"),
@@ -42,7 +43,7 @@ struct GeminiProviderTests {
 
     @Test func nonStreamingReply() async throws {
         let reply = #"{"candidates":[{"content":{"parts":[{"text":"42"}],"role":"model"},"finishReason":"MAX_TOKENS"}],"usageMetadata":{"promptTokenCount":3,"candidatesTokenCount":1}}"#
-        let server = try ScriptedHTTPServer([.json(200, reply)])
+        let server = try LoopbackHTTPServer([.json(200, reply)])
         defer { server.stop() }
         let result = try await collect(gemini(server, settings: settings(streaming: false)).generate(providerRequest()))
         #expect(result.text == "42")
@@ -52,7 +53,7 @@ struct GeminiProviderTests {
     }
 
     @Test func streamWithoutFinishReasonIsMalformed() async throws {
-        let server = try ScriptedHTTPServer([.sse(Array(Self.happyStream.prefix(2)))])
+        let server = try LoopbackHTTPServer([.sse(Array(Self.happyStream.prefix(2)))])
         defer { server.stop() }
         let error = await failure(of: gemini(server).generate(providerRequest()))
         guard case .malformedResponse? = error else { Issue.record("expected malformedResponse, got \(String(describing: error))"); return }
@@ -63,14 +64,14 @@ struct GeminiProviderTests {
     @Test func finalEventWithoutBlankLineIsDiscarded() async throws {
         var events = Self.happyStream
         events[2] = String(events[2].dropLast(2))
-        let server = try ScriptedHTTPServer([.sse(events)])
+        let server = try LoopbackHTTPServer([.sse(events)])
         defer { server.stop() }
         let error = await failure(of: gemini(server).generate(providerRequest()))
         guard case .malformedResponse? = error else { Issue.record("expected malformedResponse, got \(String(describing: error))"); return }
     }
 
     @Test func safetyStopIsAContentPolicyError() async throws {
-        let server = try ScriptedHTTPServer([.sse([sseData(#"{"candidates":[{"finishReason":"SAFETY"}]}"#)])])
+        let server = try LoopbackHTTPServer([.sse([sseData(#"{"candidates":[{"finishReason":"SAFETY"}]}"#)])])
         defer { server.stop() }
         let error = await failure(of: gemini(server).generate(providerRequest()))
         guard case .contentPolicy? = error else { Issue.record("expected contentPolicy, got \(String(describing: error))"); return }

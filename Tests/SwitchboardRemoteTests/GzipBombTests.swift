@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import SwitchboardCore
 @testable import SwitchboardRemote
+import SwitchboardTestKit
 
 /// A small gzip body that inflates to hundreds of megabytes, as one endless line: the client stops at
 /// the decoded-byte cap with a typed error and never holds more than the cap.
@@ -10,15 +11,15 @@ struct GzipBombTests {
     /// 82 MB once inflated, 520 kB on the wire: below the 1 MiB cap unless inflated.
     static let periods = 40_000
 
-    static func bomb() -> ScriptedReply {
-        ScriptedReply(status: 200, headers: ["Content-Type": "text/event-stream", "Content-Encoding": "gzip"],
+    static func bomb() -> LoopbackReply {
+        LoopbackReply(status: 200, headers: ["Content-Type": "text/event-stream", "Content-Encoding": "gzip"],
                       steps: [.send(GzipBomb.make(periods: periods))], chunked: false)
     }
 
     @Test func theTransportHandsOverNoMoreThanTheCap() async throws {
         #expect(GzipBomb.inflatedSize(periods: Self.periods) > 80_000_000)
         #expect(GzipBomb.make(periods: Self.periods).count < 1 << 20, "only the inflated body can reach the cap")
-        let server = try ScriptedHTTPServer([Self.bomb()])
+        let server = try LoopbackHTTPServer([Self.bomb()])
         defer { server.stop() }
         let limit = 1 << 20
         let response = try await URLSessionTransport().stream(HTTPRequest(url: server.baseURL, maxResponseBytes: limit))
@@ -33,7 +34,7 @@ struct GzipBombTests {
     }
 
     @Test func theProviderFailsWithATypedErrorAndFallbackClass() async throws {
-        let server = try ScriptedHTTPServer([Self.bomb()])
+        let server = try LoopbackHTTPServer([Self.bomb()])
         defer { server.stop() }
         let started = ContinuousClock.now
         let error = await failure(of: openAI(server, settings: HostileStreamTests.hostile()).generate(providerRequest()))
@@ -43,9 +44,9 @@ struct GzipBombTests {
     }
 
     @Test func aWholeReplyIsCappedToo() async throws {
-        let bomb = ScriptedReply(status: 200, headers: ["Content-Type": "application/json", "Content-Encoding": "gzip"],
+        let bomb = LoopbackReply(status: 200, headers: ["Content-Type": "application/json", "Content-Encoding": "gzip"],
                                  steps: [.send(GzipBomb.make(periods: Self.periods))], chunked: false)
-        let server = try ScriptedHTTPServer([bomb])
+        let server = try LoopbackHTTPServer([bomb])
         defer { server.stop() }
         var settings = HostileStreamTests.hostile()
         settings.streaming = false

@@ -19,14 +19,14 @@ struct HostileStreamTests {
 
     /// `count` copies of `event`, `milliseconds` apart (30 s: far beyond every timeout here, and beyond
     /// the generous bounds that allow for a machine busy with other tests).
-    static func drip(_ event: String, count: Int = 600, milliseconds: Int = 50) -> ScriptedReply {
+    static func drip(_ event: String, count: Int = 600, milliseconds: Int = 50) -> LoopbackReply {
         .sse(Array(repeating: event, count: count), pauseMilliseconds: milliseconds, then: [.holdOpen(seconds: 5)])
     }
 
     static let role = sseData(#"{"choices":[{"index":0,"delta":{"role":"assistant","content":""}}]}"#)
 
     @Test func keepAliveCommentsAloneTimeOutAndTheRequestFallsBack() async throws {
-        let server = try ScriptedHTTPServer([Self.drip(": keep-alive\n\n")])
+        let server = try LoopbackHTTPServer([Self.drip(": keep-alive\n\n")])
         defer { server.stop() }
         let configuration = SwitchboardConfiguration(retry: RetryPolicy(maxAttemptsPerProvider: 1),
                                                      breaker: .init(consecutiveFailures: 1_000, minimumCalls: 1_000),
@@ -48,7 +48,7 @@ struct HostileStreamTests {
 
     @Test func emptyDeltasDoNotCountAsTokens() async throws {
         let empty = sseData(#"{"choices":[{"index":0,"delta":{"content":""},"finish_reason":null}]}"#)
-        let server = try ScriptedHTTPServer([Self.drip(empty)])
+        let server = try LoopbackHTTPServer([Self.drip(empty)])
         defer { server.stop() }
         let error = await failure(of: openAI(server, settings: Self.hostile()).generate(providerRequest()))
         #expect(error == .tokenTimeout(.milliseconds(300)))
@@ -57,7 +57,7 @@ struct HostileStreamTests {
 
     @Test func oneHugeLineSentSlowlyTimesOut() async throws {
         let piece = String(repeating: "x", count: 512)
-        let server = try ScriptedHTTPServer([Self.drip("data: " + piece)])
+        let server = try LoopbackHTTPServer([Self.drip("data: " + piece)])
         defer { server.stop() }
         let error = await failure(of: openAI(server, settings: Self.hostile()).generate(providerRequest()))
         #expect(error == .tokenTimeout(.milliseconds(300)))
@@ -65,7 +65,7 @@ struct HostileStreamTests {
 
     @Test func tokensThatNeverEndHitTheWholeRequestDeadline() async throws {
         let token = sseData(#"{"choices":[{"index":0,"delta":{"content":"la "}}]}"#)
-        let server = try ScriptedHTTPServer([Self.drip(token)])
+        let server = try LoopbackHTTPServer([Self.drip(token)])
         defer { server.stop() }
         // Generous against a 2-core machine busy with the real-model suites: a token every 50 ms must
         // arrive within the first 6 s.
@@ -82,7 +82,7 @@ struct HostileStreamTests {
     }
 
     @Test func aLineLongerThanTheCapStopsTheStream() async throws {
-        let server = try ScriptedHTTPServer([.sse(["data: " + String(repeating: "y", count: 200_000)], then: [.holdOpen(seconds: 5)])])
+        let server = try LoopbackHTTPServer([.sse(["data: " + String(repeating: "y", count: 200_000)], then: [.holdOpen(seconds: 5)])])
         defer { server.stop() }
         let error = await failure(of: openAI(server, settings: Self.hostile()).generate(providerRequest()))
         #expect(error == .responseTooLarge(what: "an event-stream line", limit: 64 << 10))

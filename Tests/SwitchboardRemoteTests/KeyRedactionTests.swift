@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import SwitchboardCore
 @testable import SwitchboardRemote
+import SwitchboardTestKit
 
 @Suite("API keys never leak")
 struct KeyRedactionTests {
@@ -31,7 +32,7 @@ struct KeyRedactionTests {
     /// A failing authenticated call whose 401 body echoes the key: nothing observable carries it.
     @Test func failingAuthenticatedCallLeaksTheKeyNowhere() async throws {
         let echo = #"{"error":{"message":"Incorrect API key provided: \#(Self.secret). You can find your API key at https://example.invalid.","type":"invalid_request_error","code":"invalid_api_key"}}"#
-        let server = try ScriptedHTTPServer([.json(401, echo), .sse(OpenAICompatibleProviderTests.happyStream)])
+        let server = try LoopbackHTTPServer([.json(401, echo), .sse(OpenAICompatibleProviderTests.happyStream)])
         defer { server.stop() }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sb-keys-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }

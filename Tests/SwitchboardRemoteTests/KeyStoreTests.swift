@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import SwitchboardCore
 @testable import SwitchboardRemote
+import SwitchboardTestKit
 
 @Suite("Key stores")
 struct KeyStoreTests {
@@ -80,7 +81,7 @@ struct KeyStoreTests {
     }
 
     @Test func providersReadRotatedKeysOnTheNextRequest() async throws {
-        let server = try ScriptedHTTPServer([.sse(GeminiProviderTests.happyStream), .sse(GeminiProviderTests.happyStream)])
+        let server = try LoopbackHTTPServer([.sse(GeminiProviderTests.happyStream), .sse(GeminiProviderTests.happyStream)])
         defer { server.stop() }
         let url = Self.temporaryFile()
         defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }

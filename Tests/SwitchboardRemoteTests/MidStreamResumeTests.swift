@@ -13,7 +13,7 @@ struct MidStreamResumeTests {
     static func delta(_ text: String) -> String { sseData(#"{"choices":[{"index":0,"delta":{"content":"\#(text)"}}]}"#) }
 
     @Test func aResetAfterTheFirstTokensResumesOnTheLocalProvider() async throws {
-        let server = try ScriptedHTTPServer([.sse([Self.delta("The capital"), Self.delta(" of France")], then: [.drop])])
+        let server = try LoopbackHTTPServer([.sse([Self.delta("The capital"), Self.delta(" of France")], then: [.drop])])
         defer { server.stop() }
         let local = ScriptedProvider(id: "local", capabilities: ProviderCapabilities(isOnDevice: true, maxContextTokens: 8192),
                                      output: .tokens(["The capital", " of France", " is", " Paris."]))
@@ -43,7 +43,7 @@ struct MidStreamResumeTests {
     }
 
     @Test func theContinuationIsSentAsTheAssistantsUnfinishedTurn() async throws {
-        let server = try ScriptedHTTPServer([.sse([Self.delta(" is Paris."), sseData(#"{"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}"#), "data: [DONE]\n\n"])])
+        let server = try LoopbackHTTPServer([.sse([Self.delta(" is Paris."), sseData(#"{"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}"#), "data: [DONE]\n\n"])])
         defer { server.stop() }
         var request = providerRequest("What is the capital of France?")
         request.request.answerPrefix = "The capital of France"

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import SwitchboardCore
 @testable import SwitchboardRemote
+import SwitchboardTestKit
 
 @Suite("OpenAI-compatible provider over loopback HTTP")
 struct OpenAICompatibleProviderTests {
@@ -15,7 +16,7 @@ struct OpenAICompatibleProviderTests {
     ]
 
     @Test func streamsTextUsageAndFinishAndSendsTheRightBody() async throws {
-        let server = try ScriptedHTTPServer([.sse(Self.happyStream, pauseMilliseconds: 5)])
+        let server = try LoopbackHTTPServer([.sse(Self.happyStream, pauseMilliseconds: 5)])
         defer { server.stop() }
         let ledger = UsageLedger()
         let provider = openAI(server, key: "sk-local-0123456789abcdefghij",
@@ -58,7 +59,7 @@ struct OpenAICompatibleProviderTests {
 
     @Test func nonStreamingReply() async throws {
         let reply = #"{"id":"c2","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":"Paris."},"finish_reason":"stop"}],"usage":{"prompt_tokens":9,"completion_tokens":2,"total_tokens":11}}"#
-        let server = try ScriptedHTTPServer([.json(200, reply)])
+        let server = try LoopbackHTTPServer([.json(200, reply)])
         defer { server.stop() }
         let provider = openAI(server, settings: settings(streaming: false))
         let result = try await collect(provider.generate(providerRequest("Capital of France?")))
@@ -72,7 +73,7 @@ struct OpenAICompatibleProviderTests {
     }
 
     @Test func imagesAndJSONSchemaShapeTheBody() async throws {
-        let server = try ScriptedHTTPServer([.sse(StructuredWireFormatTests.openAIStream([#"{"answer":"a logo"}"#]))])
+        let server = try LoopbackHTTPServer([.sse(StructuredWireFormatTests.openAIStream([#"{"answer":"a logo"}"#]))])
         defer { server.stop() }
         let provider = openAI(server, includeStreamUsage: false)
         let image = ImageAttachment(data: Data([0x89, 0x50, 0x4E, 0x47]), mimeType: "image/png")
@@ -93,7 +94,7 @@ struct OpenAICompatibleProviderTests {
     }
 
     @Test func invalidSchemaIsRefusedBeforeSending() async throws {
-        let server = try ScriptedHTTPServer([])
+        let server = try LoopbackHTTPServer([])
         defer { server.stop() }
         let error = await failure(of: openAI(server).generate(providerRequest(output: .jsonSchema("{not json"))))
         guard case .invalidRequest = error else { Issue.record("expected invalidRequest, got \(String(describing: error))"); return }
@@ -101,21 +102,21 @@ struct OpenAICompatibleProviderTests {
     }
 
     @Test func streamWithoutDoneIsMalformed() async throws {
-        let server = try ScriptedHTTPServer([.sse(Array(Self.happyStream.dropLast()))])
+        let server = try LoopbackHTTPServer([.sse(Array(Self.happyStream.dropLast()))])
         defer { server.stop() }
         let error = await failure(of: openAI(server).generate(providerRequest()))
         guard case .malformedResponse = error else { Issue.record("expected malformedResponse, got \(String(describing: error))"); return }
     }
 
     @Test func malformedJSONInTheStreamIsMalformed() async throws {
-        let server = try ScriptedHTTPServer([.sse([Self.happyStream[1], "data: {\"choices\": [\n\n", "data: [DONE]\n\n"])])
+        let server = try LoopbackHTTPServer([.sse([Self.happyStream[1], "data: {\"choices\": [\n\n", "data: [DONE]\n\n"])])
         defer { server.stop() }
         let error = await failure(of: openAI(server).generate(providerRequest()))
         guard case .malformedResponse = error else { Issue.record("expected malformedResponse, got \(String(describing: error))"); return }
     }
 
     @Test func connectionDroppedMidStreamIsAnErrorNotASuccess() async throws {
-        let server = try ScriptedHTTPServer([.sse(Array(Self.happyStream.prefix(3)), then: [.pause(milliseconds: 20), .drop])])
+        let server = try LoopbackHTTPServer([.sse(Array(Self.happyStream.prefix(3)), then: [.pause(milliseconds: 20), .drop])])
         defer { server.stop() }
         let error = await failure(of: openAI(server).generate(providerRequest()))
         switch error {
@@ -125,7 +126,7 @@ struct OpenAICompatibleProviderTests {
     }
 
     @Test func stalledStreamTimesOut() async throws {
-        let server = try ScriptedHTTPServer([.sse(Array(Self.happyStream.prefix(2)), then: [.holdOpen(seconds: 5)])])
+        let server = try LoopbackHTTPServer([.sse(Array(Self.happyStream.prefix(2)), then: [.holdOpen(seconds: 5)])])
         defer { server.stop() }
         let provider = openAI(server, settings: settings(idleTimeout: .milliseconds(300)))
         var tokens: [String] = []
@@ -140,7 +141,7 @@ struct OpenAICompatibleProviderTests {
     }
 
     @Test func cancellingTheConsumerClosesTheConnection() async throws {
-        let server = try ScriptedHTTPServer([.sse(Array(Self.happyStream.prefix(2)), then: [.holdOpen(seconds: 5)])])
+        let server = try LoopbackHTTPServer([.sse(Array(Self.happyStream.prefix(2)), then: [.holdOpen(seconds: 5)])])
         defer { server.stop() }
         let provider = openAI(server)
         let firstToken = AsyncStream<Void>.makeStream()
@@ -157,14 +158,14 @@ struct OpenAICompatibleProviderTests {
 
     @Test func serverThatIgnoresStreamTrueIsReadAsOneReply() async throws {
         let reply = #"{"choices":[{"index":0,"message":{"role":"assistant","content":"whole"},"finish_reason":"stop"}],"usage":{"prompt_tokens":2,"completion_tokens":1}}"#
-        let server = try ScriptedHTTPServer([.json(200, reply)])
+        let server = try LoopbackHTTPServer([.json(200, reply)])
         defer { server.stop() }
         let result = try await collect(openAI(server).generate(providerRequest()))
         #expect(result.text == "whole" && result.usage == TokenUsage(promptTokens: 2, completionTokens: 1))
     }
 
     @Test func theRequestsRemainingLatencyBudgetCapsTheWaitForAHead() async throws {
-        let server = try ScriptedHTTPServer([ScriptedReply(status: 200, steps: [], chunked: true, stallBeforeHead: 5)])
+        let server = try LoopbackHTTPServer([LoopbackReply(status: 200, steps: [], chunked: true, stallBeforeHead: 5)])
         defer { server.stop() }
         var request = providerRequest()
         request.timeout = .milliseconds(300)
@@ -174,7 +175,7 @@ struct OpenAICompatibleProviderTests {
     }
 
     @Test func errorObjectInsideTheStreamIsMapped() async throws {
-        let server = try ScriptedHTTPServer([.sse([Self.happyStream[1], sseData(#"{"error":{"message":"backend crashed","type":"server_error","code":503}}"#)])])
+        let server = try LoopbackHTTPServer([.sse([Self.happyStream[1], sseData(#"{"error":{"message":"backend crashed","type":"server_error","code":503}}"#)])])
         defer { server.stop() }
         let error = await failure(of: openAI(server).generate(providerRequest()))
         #expect(error == .server(status: 503, message: "backend crashed"))

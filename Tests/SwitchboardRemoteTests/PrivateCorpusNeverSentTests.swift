@@ -17,7 +17,7 @@ struct PrivateCorpusNeverSentTests {
     }()
 
     @Test func recordingServerReceivesNoPrivateLine() async throws {
-        let server = try ScriptedHTTPServer([.sse(OpenAICompatibleProviderTests.happyStream)])
+        let server = try LoopbackHTTPServer([.sse(OpenAICompatibleProviderTests.happyStream)])
         defer { server.stop() }
         let remote = openAI(server)
         let local = ScriptedProvider(id: "local", capabilities: ProviderCapabilities(isOnDevice: true, maxContextTokens: 8192),

@@ -9,7 +9,7 @@ import SwitchboardTestKit
 /// provider-specific 400, a content-filter finish, bad credentials. The scripted local provider answers.
 @Suite("Remote refusals fall back to another eligible provider")
 struct RemoteFallbackTests {
-    static func coordinator(_ server: ScriptedHTTPServer, clock: ImmediateClock = ImmediateClock(),
+    static func coordinator(_ server: LoopbackHTTPServer, clock: ImmediateClock = ImmediateClock(),
                             key: String? = nil) -> Coordinator {
         Coordinator(providers: [CoordinatorEndToEndTests.local(), openAI(server, key: key)],
                     configuration: CoordinatorEndToEndTests.configuration(), clock: clock)
@@ -19,7 +19,7 @@ struct RemoteFallbackTests {
 
     @Test(arguments: ["3600", HTTPDate.format(Date(timeIntervalSince1970: 4_102_444_800))])  // 2100-01-01
     func aLongRetryAfterFallsBackAtOnceAndCoolsTheProviderDown(_ retryAfter: String) async throws {
-        let server = try ScriptedHTTPServer([.json(429, #"{"error":{"message":"come back later"}}"#, headers: ["Retry-After": retryAfter])])
+        let server = try LoopbackHTTPServer([.json(429, #"{"error":{"message":"come back later"}}"#, headers: ["Retry-After": retryAfter])])
         defer { server.stop() }
         let clock = ImmediateClock()
         let coordinator = Self.coordinator(server, clock: clock)
@@ -39,7 +39,7 @@ struct RemoteFallbackTests {
 
     @Test func aProviderSpecific400FallsBackToTheLocalProvider() async throws {
         let body = #"{"error":{"message":"Unsupported parameter: 'seed'","type":"invalid_request_error","code":"unsupported_parameter"}}"#
-        let server = try ScriptedHTTPServer([.json(400, body)])
+        let server = try LoopbackHTTPServer([.json(400, body)])
         defer { server.stop() }
         let response = try await Self.coordinator(server).respond(to: Self.request)
         #expect(response.providerID == "local")
@@ -53,7 +53,7 @@ struct RemoteFallbackTests {
             sseData(#"{"choices":[{"index":0,"delta":{},"finish_reason":"content_filter"}]}"#),
             "data: [DONE]\n\n",
         ]
-        let server = try ScriptedHTTPServer([.sse(filtered)])
+        let server = try LoopbackHTTPServer([.sse(filtered)])
         defer { server.stop() }
         let coordinator = Self.coordinator(server)
         var reason: ProviderError?
@@ -68,8 +68,8 @@ struct RemoteFallbackTests {
     }
 
     @Test func badCredentialsAreFinalForThatProviderOnly() async throws {
-        let unauthorized = ScriptedReply.json(401, #"{"error":{"message":"Incorrect API key provided: sk-wrong-0123456789abcdef"}}"#)
-        let server = try ScriptedHTTPServer([unauthorized, unauthorized])
+        let unauthorized = LoopbackReply.json(401, #"{"error":{"message":"Incorrect API key provided: sk-wrong-0123456789abcdef"}}"#)
+        let server = try LoopbackHTTPServer([unauthorized, unauthorized])
         defer { server.stop() }
         let coordinator = Self.coordinator(server, key: "sk-wrong-0123456789abcdef")
         let response = try await coordinator.respond(to: Self.request)

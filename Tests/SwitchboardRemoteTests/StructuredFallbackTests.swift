@@ -14,7 +14,7 @@ struct StructuredFallbackTests {
 
     @Test func theFallbackEventNamesTheValidationFailure() async throws {
         let invalid = StructuredWireFormatTests.openAIStream([#"{"name":"Ada","age":-1}"#])
-        let server = try ScriptedHTTPServer([.sse(invalid), .sse(invalid)])
+        let server = try LoopbackHTTPServer([.sse(invalid), .sse(invalid)])
         defer { server.stop() }
         let coordinator = Coordinator(providers: [Self.local, openAI(server)],
                                       configuration: CoordinatorEndToEndTests.configuration(), clock: ImmediateClock())

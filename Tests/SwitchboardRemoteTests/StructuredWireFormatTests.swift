@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import SwitchboardCore
 @testable import SwitchboardRemote
+import SwitchboardTestKit
 
 /// Schemas in each API's own wire format, and valid JSON replies passing through, over loopback HTTP.
 @Suite("Structured output on the remote providers")
@@ -18,7 +19,7 @@ struct StructuredWireFormatTests {
     }
 
     @Test func openAISendsAStrictJSONSchemaAndAValidStreamPassesThrough() async throws {
-        let server = try ScriptedHTTPServer([.sse(Self.openAIStream([#"{"name":"Ada","#, #""age":36}"#]))])
+        let server = try LoopbackHTTPServer([.sse(Self.openAIStream([#"{"name":"Ada","#, #""age":36}"#]))])
         defer { server.stop() }
         let result = try await collect(openAI(server).generate(Self.request))
         #expect(result.text == Self.document)
@@ -35,7 +36,7 @@ struct StructuredWireFormatTests {
 
     @Test func aSchemaOutsideStrictModesSubsetGoesNonStrictAndUnchanged() async throws {
         let optional = #"{"type":"object","properties":{"name":{"type":"string"},"nickname":{"type":"string"}},"required":["name"]}"#
-        let server = try ScriptedHTTPServer([.sse(Self.openAIStream([#"{"name":"Ada"}"#]))])
+        let server = try LoopbackHTTPServer([.sse(Self.openAIStream([#"{"name":"Ada"}"#]))])
         defer { server.stop() }
         let result = try await collect(openAI(server).generate(providerRequest(output: .jsonSchema(optional))))
         #expect(result.text == #"{"name":"Ada"}"#)
@@ -46,7 +47,7 @@ struct StructuredWireFormatTests {
 
     @Test func llamaCppPythonStyleSendsJSONObjectWithTheSchema() async throws {
         let reply = #"{"choices":[{"index":0,"message":{"role":"assistant","content":"{\"name\":\"Ada\",\"age\":36}"},"finish_reason":"stop"}]}"#
-        let server = try ScriptedHTTPServer([.json(200, reply)])
+        let server = try LoopbackHTTPServer([.json(200, reply)])
         defer { server.stop() }
         let provider = OpenAICompatibleProvider(.init(baseURL: server.baseURL.appendingPathComponent("v1"), model: "gemma",
                                                       responseFormatStyle: .jsonObjectWithSchema, settings: settings(streaming: false)))
@@ -66,7 +67,7 @@ struct StructuredWireFormatTests {
             sseEvent("message_delta", #"{"type":"message_delta","delta":{"stop_reason":"tool_use"},"usage":{"output_tokens":12}}"#),
             sseEvent("message_stop", #"{"type":"message_stop"}"#),
         ]
-        let server = try ScriptedHTTPServer([.sse(events)])
+        let server = try LoopbackHTTPServer([.sse(events)])
         defer { server.stop() }
         let result = try await collect(anthropic(server).generate(Self.request))
         #expect(result.text == #"{"name": "Ada", "age": 36}"#)
@@ -81,14 +82,14 @@ struct StructuredWireFormatTests {
 
     @Test func anthropicWholeReplyUsesTheToolInput() async throws {
         let reply = #"{"id":"m1","type":"message","role":"assistant","content":[{"type":"tool_use","id":"t1","name":"json_answer","input":{"name":"Ada","age":36}}],"stop_reason":"tool_use","usage":{"input_tokens":30,"output_tokens":12}}"#
-        let server = try ScriptedHTTPServer([.json(200, reply)])
+        let server = try LoopbackHTTPServer([.json(200, reply)])
         defer { server.stop() }
         let result = try await collect(anthropic(server, settings: settings(streaming: false)).generate(Self.request))
         #expect(try JSONValue.decode(Data(result.text.utf8)) == ["name": "Ada", "age": 36])
     }
 
     @Test func anthropicRefusesANonObjectSchemaBeforeSending() async throws {
-        let server = try ScriptedHTTPServer([])
+        let server = try LoopbackHTTPServer([])
         defer { server.stop() }
         let list = providerRequest(output: .jsonSchema(#"{"type":"array","items":{"type":"string"}}"#))
         let error = await failure(of: anthropic(server).generate(list))
@@ -103,7 +104,7 @@ struct StructuredWireFormatTests {
         let parts = [#"{\"name\":\"Ada\","#, #"\"age\":36}"#].map { #"{"candidates":[{"content":{"parts":[{"text":"\#($0)"}],"role":"model"},"index":0}]}"# }
         let last = #"{"candidates":[{"content":{"parts":[{"text":""}],"role":"model"},"finishReason":"STOP","index":0}]}"#
         let whole = #"{"candidates":[{"content":{"parts":[{"text":"{\"name\":\"Ada\",\"age\":36}"}],"role":"model"},"finishReason":"STOP"}]}"#
-        let server = try ScriptedHTTPServer([streaming ? .sse((parts + [last]).map(sseData)) : .json(200, whole)])
+        let server = try LoopbackHTTPServer([streaming ? .sse((parts + [last]).map(sseData)) : .json(200, whole)])
         defer { server.stop() }
         let schema = #"{"type":"object","description":"a person","properties":{"name":{"type":"string","enum":["Ada","Alan"]},"age":{"type":["integer","null"],"maximum":150},"tags":{"type":"array","items":{"type":"string"},"maxItems":3}},"required":["name","age"]}"#
         let result = try await collect(gemini(server, settings: settings(streaming: streaming)).generate(providerRequest(output: .jsonSchema(schema))))
@@ -123,7 +124,7 @@ struct StructuredWireFormatTests {
 
     @Test(arguments: [#"{"type":"object","properties":{"extra":{"type":"object"}}}"#, #"{"type":"object","properties":{"n":{"type":"null"}}}"#])
     func aSchemaGeminiCannotExpressIsATypedError(_ schema: String) async throws {
-        let server = try ScriptedHTTPServer([])
+        let server = try LoopbackHTTPServer([])
         defer { server.stop() }
         let error = await failure(of: gemini(server).generate(providerRequest(output: .jsonSchema(schema))))
         guard case .invalidRequest(let message)? = error else { Issue.record("expected invalidRequest, got \(String(describing: error))"); return }
@@ -135,10 +136,10 @@ struct StructuredWireFormatTests {
     @Test(arguments: [true, false])
     func anInvalidReplyIsARetryableMalformedResponseAndNothingIsDelivered(_ streaming: Bool) async throws {
         let invalid = #"{"name":"Ada","age":"thirty-six"}"#
-        let reply: ScriptedReply = streaming
+        let reply: LoopbackReply = streaming
             ? .sse(Self.openAIStream([invalid]))
             : .json(200, #"{"choices":[{"index":0,"message":{"content":\#(GeneratedContent.quoted(invalid))},"finish_reason":"stop"}]}"#)
-        let server = try ScriptedHTTPServer([reply])
+        let server = try LoopbackHTTPServer([reply])
         defer { server.stop() }
         var delivered: [String] = []
         var rejection: ProviderError?

@@ -2,11 +2,12 @@ import Foundation
 import Testing
 import SwitchboardCore
 @testable import SwitchboardRemote
+import SwitchboardTestKit
 
 @Suite("URLSession transport over loopback")
 struct TransportTests {
     @Test func sendsAndReceivesAWholeResponse() async throws {
-        let server = try ScriptedHTTPServer([.json(200, #"{"ok":true}"#, headers: ["X-Test": "yes"])])
+        let server = try LoopbackHTTPServer([.json(200, #"{"ok":true}"#, headers: ["X-Test": "yes"])])
         defer { server.stop() }
         let transport = URLSessionTransport()
         let response = try await transport.send(HTTPRequest(url: server.baseURL.appendingPathComponent("echo"),
@@ -22,7 +23,7 @@ struct TransportTests {
     }
 
     @Test func streamsChunksAsTheyArrive() async throws {
-        let server = try ScriptedHTTPServer([.sse(["data: one\n\n", "data: two\n\n"], pauseMilliseconds: 30)])
+        let server = try LoopbackHTTPServer([.sse(["data: one\n\n", "data: two\n\n"], pauseMilliseconds: 30)])
         defer { server.stop() }
         let response = try await URLSessionTransport().stream(HTTPRequest(url: server.baseURL))
         #expect(response.status == 200)
@@ -33,7 +34,7 @@ struct TransportTests {
     }
 
     @Test func droppedConnectionMidStreamIsATransportError() async throws {
-        let server = try ScriptedHTTPServer([.sse(["data: one\n\n"], then: [.pause(milliseconds: 20), .drop])])
+        let server = try LoopbackHTTPServer([.sse(["data: one\n\n"], then: [.pause(milliseconds: 20), .drop])])
         defer { server.stop() }
         let response = try await URLSessionTransport().stream(HTTPRequest(url: server.baseURL))
         await #expect(throws: ProviderError.self) {
@@ -44,7 +45,7 @@ struct TransportTests {
     @Test func stalledStreamHitsTheIdleTimeout() async throws {
         // The server bounds (30 s) are only backstops: the client ends the wait after 300 ms. They are long
         // so a test whose task is starved for seconds by other tests on the cooperative pool still passes.
-        let server = try ScriptedHTTPServer([.sse(["data: one\n\n"], then: [.holdOpen(seconds: 30)])])
+        let server = try LoopbackHTTPServer([.sse(["data: one\n\n"], then: [.holdOpen(seconds: 30)])])
         defer { server.stop() }
         let response = try await URLSessionTransport().stream(HTTPRequest(url: server.baseURL, idleTimeout: .milliseconds(300)))
         var received = 0
@@ -59,7 +60,7 @@ struct TransportTests {
     }
 
     @Test func stalledHeadHitsTheRequestTimeout() async throws {
-        let server = try ScriptedHTTPServer([ScriptedReply(status: 200, steps: [], chunked: true, stallBeforeHead: 30)])
+        let server = try LoopbackHTTPServer([LoopbackReply(status: 200, steps: [], chunked: true, stallBeforeHead: 30)])
         defer { server.stop() }
         await #expect(throws: ProviderError.timeout) {
             _ = try await URLSessionTransport().send(HTTPRequest(url: server.baseURL, timeout: .milliseconds(300)))
@@ -68,7 +69,7 @@ struct TransportTests {
     }
 
     @Test func refusedConnectionIsATransportError() async throws {
-        let server = try ScriptedHTTPServer([])
+        let server = try LoopbackHTTPServer([])
         let url = server.baseURL
         server.stop() // nothing listens on the port any more
         do {
@@ -80,7 +81,7 @@ struct TransportTests {
     }
 
     @Test func cancellingTheConsumerClosesTheConnection() async throws {
-        let server = try ScriptedHTTPServer([.sse(["data: one\n\n"], then: [.holdOpen(seconds: 30)])])
+        let server = try LoopbackHTTPServer([.sse(["data: one\n\n"], then: [.holdOpen(seconds: 30)])])
         defer { server.stop() }
         let consumer = Task {
             let response = try await URLSessionTransport().stream(HTTPRequest(url: server.baseURL))

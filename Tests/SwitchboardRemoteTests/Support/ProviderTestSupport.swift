@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import SwitchboardCore
 @testable import SwitchboardRemote
+import SwitchboardTestKit
 
 /// What a provider stream produced.
 struct Collected: Sendable {
@@ -55,20 +56,20 @@ func settings(streaming: Bool = true, idleTimeout: Duration = .seconds(5), prici
                            ledger: ledger, log: log?.handler, now: { now })
 }
 
-func openAI(_ server: ScriptedHTTPServer, key: String? = nil, settings: RemoteProviderSettings = settings(),
+func openAI(_ server: LoopbackHTTPServer, key: String? = nil, settings: RemoteProviderSettings = settings(),
             includeStreamUsage: Bool = true) -> OpenAICompatibleProvider {
     OpenAICompatibleProvider(.init(baseURL: server.baseURL.appendingPathComponent("v1"), model: "gemma",
                                    credentials: key.flatMap(APIKey.init).map { .key($0) } ?? .none,
                                    includeStreamUsage: includeStreamUsage, settings: settings))
 }
 
-func anthropic(_ server: ScriptedHTTPServer, key: String? = "ant-test-key-0123456789abcdef",
+func anthropic(_ server: LoopbackHTTPServer, key: String? = "ant-test-key-0123456789abcdef",
                settings: RemoteProviderSettings = settings()) -> AnthropicProvider {
     AnthropicProvider(.init(baseURL: server.baseURL.appendingPathComponent("v1"), model: "claude-test",
                             credentials: key.flatMap(APIKey.init).map { .key($0) } ?? .none, settings: settings))
 }
 
-func gemini(_ server: ScriptedHTTPServer, key: String? = "gem-test-key-0123456789abcdef",
+func gemini(_ server: LoopbackHTTPServer, key: String? = "gem-test-key-0123456789abcdef",
             settings: RemoteProviderSettings = settings()) -> GeminiProvider {
     GeminiProvider(.init(baseURL: server.baseURL.appendingPathComponent("v1beta"), model: "gemini-test",
                          credentials: key.flatMap(APIKey.init).map { .key($0) } ?? .none, settings: settings))
