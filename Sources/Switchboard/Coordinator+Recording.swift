@@ -7,10 +7,12 @@ extension Coordinator {
         let firstToken = run.firstTokenAt ?? outcome.firstTokenAt
         let timings = ResponseTimings(queueWait: run.queueWait, timeToFirstToken: firstToken.map { $0 - run.start },
                                       total: outcome.ended - run.start)
-        return GenerationResponse(text: outcome.text, providerID: provider,
-                                  fallbackFrom: run.firstProvider == provider ? nil : run.firstProvider,
-                                  attempts: run.totalAttempts, usage: usage, timings: timings,
-                                  privacy: analysis.privacy, finishReason: finish.reason)
+        var response = GenerationResponse(text: outcome.text, providerID: provider,
+                                          fallbackFrom: run.firstProvider == provider ? nil : run.firstProvider,
+                                          attempts: run.totalAttempts, usage: usage, timings: timings,
+                                          privacy: analysis.privacy, finishReason: finish.reason)
+        response.toolCalls = outcome.toolCalls
+        return response
     }
 
     /// Feeds a finished call to the breaker, the estimate and the metrics.
