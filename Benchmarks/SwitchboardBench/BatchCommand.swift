@@ -98,6 +98,7 @@ struct StreamRun: Sendable {
                     run.text += piece
                 case .finished(_, let usage):
                     if let usage { run.tokens = usage.completionTokens }
+                case .toolCall: break  // the bench offers no tools
                 }
             }
         } catch {

@@ -65,6 +65,7 @@ enum BenchRunner {
                     outcome.cached = response.cached
                     outcome.text = response.text
                 case .failed(let error): outcome.error = error
+                default: break  // tool, resume and hedge events: the outcome comes from completed
                 }
             }
             return outcome

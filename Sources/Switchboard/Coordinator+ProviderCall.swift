@@ -11,6 +11,8 @@ struct CallOutcome: Sendable {
     var result: Result<Finish, ProviderError> = .failure(.cancelled)
     var text = ""
     var tokens = 0
+    /// The model's tool calls; yielded as events only when the call finishes (a failed call's are dropped).
+    var toolCalls: [ToolCall] = []
     var started: Duration
     /// Clock time of the first token, if any.
     var firstTokenAt: Duration?
@@ -87,8 +89,16 @@ extension Coordinator {
                         outcome.ended = clock.now()
                         return outcome
                     }
+                case .toolCall(let call):
+                    outcome.toolCalls.append(call)
+                    if outcome.toolCalls.count > 256 {
+                        outcome.result = .failure(.malformedResponse("the provider sent more than 256 tool calls"))
+                        outcome.ended = clock.now()
+                        return outcome
+                    }
                 case .finished(let reason, let usage):
                     if outcome.tokens == 0, let race, !race.claim() { return outcome.ending(.failure(.cancelled), at: clock.now()) }
+                    for call in outcome.toolCalls { events?.yield(.toolCall(call)) }
                     outcome.result = .success(CallOutcome.Finish(reason: reason, usage: usage))
                     outcome.ended = clock.now()
                     return outcome

@@ -10,11 +10,13 @@ extension Coordinator {
         let timings = ResponseTimings(queueWait: machine.queueWait, timeToFirstToken: firstToken.map { $0 - run.start },
                                       total: outcome.ended - run.start)
         let first = machine.firstProvider
-        return GenerationResponse(text: success.text, providerID: success.provider,
-                                  fallbackFrom: first == success.provider ? nil : first,
-                                  attempts: machine.totalAttempts, usage: usage, timings: timings,
-                                  privacy: analysis.privacy, finishReason: success.reason,
-                                  resumes: machine.resumes, hedges: run.hedges)
+        var response = GenerationResponse(text: success.text, providerID: success.provider,
+                                          fallbackFrom: first == success.provider ? nil : first,
+                                          attempts: machine.totalAttempts, usage: usage, timings: timings,
+                                          privacy: analysis.privacy, finishReason: success.reason,
+                                          resumes: machine.resumes, hedges: run.hedges)
+        response.toolCalls = outcome.toolCalls
+        return response
     }
 
     /// Feeds a finished call to the breaker, the estimate and the metrics.

@@ -38,9 +38,11 @@ public actor Session {
         case instructions(String)
         case prompt(String)
         case response(String, provider: ProviderID)
-        /// A tool the model asked for, with its arguments as JSON, and what it returned.
-        case toolCall(name: String, arguments: String)
-        case toolResult(name: String, output: String)
+        /// A tool the model asked for, with its arguments as JSON (and the provider's call id when it
+        /// called natively), and what it returned: `isError` when the tool threw or its arguments
+        /// were refused before it ran (the output then says why).
+        case toolCall(name: String, arguments: String, id: String? = nil)
+        case toolResult(name: String, output: String, id: String? = nil, isError: Bool = false)
     }
 
     public let coordinator: Coordinator
@@ -64,7 +66,7 @@ public actor Session {
 
     /// Sends `prompt` with the conversation so far; appends both to the transcript.
     public func respond(to prompt: String) async throws -> GenerationResponse {
-        if !tools.isEmpty { return try await respondUsingTools(to: prompt) }
+        if !tools.isEmpty { return try await respondUsingTools(to: prompt, events: nil) }
         let request = try request(for: prompt)
         let response = try await coordinator.respond(to: request)
         record(prompt: prompt, response: response)
@@ -72,9 +74,11 @@ public actor Session {
     }
 
     /// `respond`, as events: the same stream `Coordinator.stream` gives, recorded in the transcript
-    /// when it completes.
+    /// when it completes. With tools, every round's events come through, with a `toolCall` for each
+    /// call and a `toolResult` for each result, and one `completed` (or `failed`) at the end.
     public func streamResponse(to prompt: String) throws -> AsyncStream<SwitchboardEvent> {
         let request = try request(for: prompt)
+        if !tools.isEmpty { return streamUsingTools(prompt, maxTokens: request.maxTokens) }
         let (output, continuation) = AsyncStream.makeStream(of: SwitchboardEvent.self, bufferingPolicy: .bufferingOldest(max(1, request.maxTokens) + 16))
         let upstream = coordinator.stream(request)
         let task = Task {
@@ -96,10 +100,11 @@ public actor Session {
     }
 
     /// The request for the next turn: instructions (with the tools), earlier turns (trimmed to fit),
-    /// the new prompt (none: the transcript already ends with what the model answers).
-    func request(for prompt: String?) throws -> GenerationRequest {
-        var messages = Self.messages(transcript) + (prompt.map { [ChatMessage(.user, $0)] } ?? [])
-        if !tools.isEmpty {
+    /// the new prompt (none: the transcript already ends with what the model answers). `native`:
+    /// tool calls and results as native messages, and the tools as definitions, not instructions.
+    func request(for prompt: String?, native: Bool = false) throws -> GenerationRequest {
+        var messages = Self.messages(transcript, native: native) + (prompt.map { [ChatMessage(.user, $0)] } ?? [])
+        if !tools.isEmpty, !native {
             if let i = messages.firstIndex(where: { $0.role == .system }) {
                 messages[i].content += "\n\n" + toolInstructions
             } else {
@@ -113,14 +118,17 @@ public actor Session {
                 throw SessionError.contextExceeded(estimatedTokens: Self.estimatedTokens(messages) + options.maxTokens,
                                                    limit: options.contextTokens)
             }
-            // Drop the oldest prompt and its answer together.
+            // Drop the oldest prompt and its answer together (with any tool calls and results between).
             messages.remove(at: first)
-            if first < messages.count - 1, messages[first].role == .assistant { messages.remove(at: first) }
+            while first < messages.count - 1, messages[first].role == .assistant || messages[first].role == .tool {
+                messages.remove(at: first)
+            }
         }
         var request = GenerationRequest(messages: messages, priority: options.priority, latencyBudget: options.latencyBudget,
                                         maxTokens: options.maxTokens, sampling: options.sampling)
         request.privacyFloor = privacy > .public ? privacy : nil
         request.preferredProviders = (lastProvider.map { [$0] } ?? []) + options.preferredProviders.filter { $0 != lastProvider }
+        if native { request.tools = tools.map(ToolDefinition.init) }
         return request
     }
 
@@ -137,8 +145,10 @@ public actor Session {
     }
 
     /// The transcript as chat messages. A tool call and its result become one user message (the
-    /// model reads what the tool returned; an assistant message of the call would be imitated).
-    static func messages(_ transcript: [Entry]) -> [ChatMessage] {
+    /// model reads what the tool returned; an assistant message of the call would be imitated), or,
+    /// `native`, the assistant's tool-call turn and a `.tool` message per result.
+    static func messages(_ transcript: [Entry], native: Bool = false) -> [ChatMessage] {
+        if native { return nativeMessages(transcript) }
         var messages: [ChatMessage] = []
         var pendingCall: (name: String, arguments: String)?
         for entry in transcript {
@@ -146,8 +156,8 @@ public actor Session {
             case .instructions(let text): messages.append(ChatMessage(.system, text))
             case .prompt(let text): messages.append(ChatMessage(.user, text))
             case .response(let text, _): messages.append(ChatMessage(.assistant, text))
-            case .toolCall(let name, let arguments): pendingCall = (name, arguments)
-            case .toolResult(let name, let output):
+            case .toolCall(let name, let arguments, _): pendingCall = (name, arguments)
+            case .toolResult(let name, let output, _, _):
                 let call = pendingCall.map { $0.name == name ? " \($0.arguments)" : "" } ?? ""
                 messages.append(ChatMessage(.user, "The \(name) tool\(call) returned: \(output)"))
                 pendingCall = nil
@@ -157,7 +167,10 @@ public actor Session {
     }
 
     static func estimatedTokens(_ messages: [ChatMessage]) -> Int {
-        messages.reduce(0) { $0.saturatingAdd($1.content.utf8.count / 4 + 4) }
+        messages.reduce(0) { total, message in
+            let calls = message.toolCalls.reduce(0) { $0.saturatingAdd(($1.name.utf8.count + $1.arguments.utf8.count) / 4 + 4) }
+            return total.saturatingAdd(message.content.utf8.count / 4 + 4).saturatingAdd(calls)
+        }
     }
 }
 

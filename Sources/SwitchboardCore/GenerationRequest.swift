@@ -6,12 +6,51 @@ public enum Priority: Int, Sendable, Hashable, Comparable, Codable, CaseIterable
     public static func < (a: Priority, b: Priority) -> Bool { a.rawValue < b.rawValue }
 }
 
-/// One turn of a conversation.
+/// One turn of a conversation. Native tool calling adds two shapes: an assistant turn carrying
+/// `toolCalls` (its text may be empty), and a `.tool` turn whose content is one call's result.
 public struct ChatMessage: Sendable, Hashable, Codable {
-    public enum Role: String, Sendable, Hashable, Codable { case system, user, assistant }
+    public enum Role: String, Sendable, Hashable, Codable { case system, user, assistant, tool }
     public var role: Role
     public var content: String
+    /// An assistant turn's calls, in the order the model made them.
+    public var toolCalls: [ToolCall] = []
+    /// A `.tool` turn: the call it answers (`ToolCall.id`) and the tool's name.
+    public var toolCallID: String?
+    public var toolName: String?
+    /// A `.tool` turn whose content is an error (the tool threw or its arguments were refused).
+    public var isToolError = false
+
     public init(_ role: Role, _ content: String) { self.role = role; self.content = content }
+
+    /// The model's turn that asked for `calls` (with any text it wrote before them).
+    public static func assistant(_ text: String = "", toolCalls calls: [ToolCall]) -> ChatMessage {
+        var message = ChatMessage(.assistant, text)
+        message.toolCalls = calls
+        return message
+    }
+
+    /// The turn that hands a call's result back to the model.
+    public static func tool(_ result: ToolResult) -> ChatMessage {
+        var message = ChatMessage(.tool, result.output)
+        message.toolCallID = result.callID; message.toolName = result.name; message.isToolError = result.isError
+        return message
+    }
+
+    /// Every text of the turn the analyzer reads: its content, then its calls' arguments.
+    public var analyzedTexts: [String] { toolCalls.isEmpty ? [content] : [content] + toolCalls.map(\.arguments) }
+
+    private enum CodingKeys: String, CodingKey { case role, content, toolCalls, toolCallID, toolName, isToolError }
+
+    /// Messages written before tool calling decode with none.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        role = try c.decode(Role.self, forKey: .role)
+        content = try c.decode(String.self, forKey: .content)
+        toolCalls = try c.decodeIfPresent([ToolCall].self, forKey: .toolCalls) ?? []
+        toolCallID = try c.decodeIfPresent(String.self, forKey: .toolCallID)
+        toolName = try c.decodeIfPresent(String.self, forKey: .toolName)
+        isToolError = try c.decodeIfPresent(Bool.self, forKey: .isToolError) ?? false
+    }
 }
 
 /// An image sent with a request (providers that cannot take images are not eligible).
@@ -83,6 +122,11 @@ public struct GenerationRequest: Sendable, Hashable {
     /// Hedge this request (start a second provider when the first is slow to its first token): true or
     /// false overrides `HedgingPolicy.enabled`; nil follows it.
     public var hedge: Bool?
+    /// Tools the model may call natively (providers with `supportsToolCalling`); others ignore them
+    /// and answer in text. A call comes back as `ProviderEvent.toolCall`, the finish reason
+    /// `.toolCalls`; the caller runs it and sends the result as a `.tool` message.
+    public var tools: [ToolDefinition] = []
+    public var toolChoice: ToolChoice = .auto
 
     public init(prompt: String? = nil, kind: PromptKind = .chat, messages: [ChatMessage] = [], memory: MemoryContext? = nil,
                 images: [ImageAttachment] = [], output: OutputFormat = .text, priority: Priority = .normal,
@@ -94,9 +138,10 @@ public struct GenerationRequest: Sendable, Hashable {
         self.preferredProviders = preferredProviders; self.excludedProviders = excludedProviders
     }
 
-    /// Every piece of caller text, for analysis: prompt, messages and memory.
+    /// Every piece of caller text, for analysis: messages (with tool results and call arguments),
+    /// prompt and memory. Tool definitions are the app's own text, like an output schema: not analyzed.
     public var allText: [String] {
-        var texts = messages.map(\.content)
+        var texts = messages.flatMap(\.analyzedTexts)
         if let prompt { texts.append(prompt) }
         if let memory { texts += memory.allText }
         return texts

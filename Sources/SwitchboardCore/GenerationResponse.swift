@@ -52,6 +52,8 @@ public struct GenerationResponse: Sendable, Hashable {
     public var resumes: Int
     /// Hedge calls started for this request (a second provider beside a slow first one).
     public var hedges: Int
+    /// The calls of the request's tools the model made (finish reason `.toolCalls`), in order.
+    public var toolCalls: [ToolCall] = []
 
     public init(text: String, providerID: ProviderID, fallbackFrom: ProviderID? = nil, attempts: Int = 1,
                 usage: TokenUsage = TokenUsage(), timings: ResponseTimings = ResponseTimings(), cached: Bool = false,
@@ -68,4 +70,6 @@ public enum FinishReason: String, Sendable, Hashable, Codable {
     case stop
     /// `maxTokens` reached.
     case length
+    /// The model called one or more of the request's tools and waits for their results.
+    case toolCalls
 }

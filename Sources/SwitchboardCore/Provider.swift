@@ -29,6 +29,10 @@ public struct ProviderCapabilities: Sendable, Hashable {
     public var maxContextTokens: Int
     public var supportsImages: Bool
     public var supportsStructuredOutput: Bool
+    /// Sends `GenerationRequest.tools` in its API's native form and reports calls as
+    /// `ProviderEvent.toolCall`. Providers without it ignore the tools (sessions then use their
+    /// portable loop).
+    public var supportsToolCalling: Bool
     /// An instruction-tuned (chat) model. Base models continue text: routing prefers them for
     /// completion requests and the others for chat.
     public var followsInstructions: Bool
@@ -42,10 +46,11 @@ public struct ProviderCapabilities: Sendable, Hashable {
 
     public init(isOnDevice: Bool, maxContextTokens: Int, supportsImages: Bool = false,
                 supportsStructuredOutput: Bool = false, followsInstructions: Bool = true, maxConcurrency: Int? = nil,
-                pricing: TokenPricing = .free,
+                pricing: TokenPricing = .free, supportsToolCalling: Bool = false,
                 expectedTimeToFirstToken: Duration = .milliseconds(200), expectedTokensPerSecond: Double = 50) {
         self.isOnDevice = isOnDevice; self.maxContextTokens = maxContextTokens
         self.supportsImages = supportsImages; self.supportsStructuredOutput = supportsStructuredOutput
+        self.supportsToolCalling = supportsToolCalling
         self.followsInstructions = followsInstructions
         self.maxConcurrency = maxConcurrency.map { max(1, $0) }
         self.pricing = pricing; self.expectedTimeToFirstToken = expectedTimeToFirstToken
@@ -78,10 +83,12 @@ public struct ProviderRequest: Sendable {
     }
 }
 
-/// What a provider's stream yields: text pieces, then one `finished`. A stream that ends without
-/// `finished` is a truncated response, and the runtime treats it as an error.
+/// What a provider's stream yields: text pieces and tool calls, then one `finished`. A stream that
+/// ends without `finished` is a truncated response, and the runtime treats it as an error.
 public enum ProviderEvent: Sendable, Hashable {
     case token(String)
+    /// One complete call of a request's tool (arguments assembled from any streamed fragments).
+    case toolCall(ToolCall)
     case finished(FinishReason, TokenUsage?)
 }
 

@@ -8,6 +8,10 @@ public enum SwitchboardEvent: Sendable {
     case analyzed(RequestAnalysis)
     case providerChosen(ProviderID, attempt: Int)
     case token(String)
+    /// The model called one of the request's tools (reported when its provider call finished).
+    case toolCall(ToolCall)
+    /// A session ran a tool and hands this result back to the model (`Session.streamResponse`).
+    case toolResult(ToolResult)
     case fallback(from: ProviderID, to: ProviderID, reason: ProviderError)
     /// `from` failed after some of its text reached the caller; `to` continues that text.
     case resumed(from: ProviderID, to: ProviderID, reason: ProviderError)

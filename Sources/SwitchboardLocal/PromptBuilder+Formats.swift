@@ -57,8 +57,23 @@ extension PromptBuilder {
             system.append(block)
         }
         var turns = system.map { ChatTurn(.system, $0) }
+        var arguments: [String: String] = [:]
         for message in request.messages where message.role != .system {
-            turns.append(ChatTurn(message.role == .user ? .user : .assistant, trim(message.content)))
+            switch message.role {
+            case .system: break
+            case .user: turns.append(ChatTurn(.user, trim(message.content)))
+            case .assistant:
+                // A native tool call is not rendered as the model's turn (a small model would imitate
+                // it); its arguments go with the result, as the session's portable loop writes them.
+                for call in message.toolCalls { arguments[call.id] = call.arguments }
+                if message.toolCalls.isEmpty || !trim(message.content).isEmpty {
+                    turns.append(ChatTurn(.assistant, trim(message.content)))
+                }
+            case .tool:
+                let name = message.toolName ?? "a"
+                let call = message.toolCallID.flatMap { arguments[$0] }.map { " " + $0 } ?? ""
+                turns.append(ChatTurn(.user, "The \(name) tool\(call) returned: \(trim(message.content))"))
+            }
         }
         if let prompt = request.prompt, !prompt.isEmpty { turns.append(ChatTurn(.user, trim(prompt))) }
         // A structured request carries its schema: appended to the last user turn.

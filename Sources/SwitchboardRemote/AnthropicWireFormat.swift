@@ -14,23 +14,13 @@ struct AnthropicWireFormat: RemoteWireFormat {
     func httpRequest(for request: ProviderRequest, key: APIKey?, streaming: Bool) throws -> HTTPRequest {
         let generation = request.request
         let conversation = try RemoteConversation(generation)
-        let messages: [JSONValue] = conversation.turns.map { turn in
-            var parts: [JSONValue] = turn.images.map { image in
-                ["type": "image", "source": ["type": "base64", "media_type": .string(image.mimeType), "data": .base64(image)]]
-            }
-            if !turn.text.isEmpty { parts.append(["type": "text", "text": .string(turn.text)]) }
-            return ["role": .string(turn.role.rawValue), "content": .array(parts)]
-        }
+        let messages: [JSONValue] = try conversation.groupedTurns.map(Self.message)
         let system = conversation.system
         var body: [String: JSONValue] = [
             "model": .string(model), "messages": .array(messages), "max_tokens": .int(generation.maxTokens),
             "temperature": .double(min(1, generation.sampling.temperature)),
         ]
-        if let schema = try RemoteConversation.schema(generation.output) {
-            let (tools, choice) = try Self.answerTool(schema)
-            body["tools"] = tools
-            body["tool_choice"] = choice
-        }
+        body.merge(try Self.toolFields(generation, answerSchema: try RemoteConversation.schema(generation.output))) { _, tool in tool }
         if streaming { body["stream"] = true }
         if !system.isEmpty { body["system"] = .string(system.joined(separator: "\n\n")) }
         if let topP = generation.sampling.topP { body["top_p"] = .double(topP) }
@@ -46,21 +36,20 @@ struct AnthropicWireFormat: RemoteWireFormat {
         return HTTPRequest(url: try endpoint(baseURL, "messages"), headers: headers, body: try JSONValue.object(body).encoded())
     }
 
-    func decodeReply(_ body: Data, errors: APIErrorMapper) throws -> RemoteReply {
+    func decodeReply(_ body: Data, errors: APIErrorMapper, maxToolArgumentBytes: Int) throws -> RemoteReply {
         guard let json = try? JSONValue.decode(body) else { throw ProviderError.malformedResponse("the reply is not valid JSON") }
         if json["type"]?.stringValue == "error" { throw AnthropicStreamDecoder.error(json, body: body, errors: errors) }
         guard let content = json["content"]?.arrayValue else { throw ProviderError.malformedResponse("the reply has no content") }
         // A forced answer tool's input is the JSON document; otherwise the text blocks are the answer.
-        let text = try content.first { $0["type"]?.stringValue == "tool_use" }?["input"]
-            .map { String(decoding: try $0.encoded(), as: UTF8.self) }
-            ?? content.filter { $0["type"]?.stringValue == "text" }.compactMap { $0["text"]?.stringValue }.joined()
+        let (text, calls) = try Self.reply(content, maxToolArgumentBytes: maxToolArgumentBytes)
         let usage = json["usage"].map {
             TokenUsage(promptTokens: $0["input_tokens"]?.intValue ?? 0, completionTokens: $0["output_tokens"]?.intValue ?? 0)
         }
-        return RemoteReply(text: text, finish: try AnthropicStreamDecoder.finishReason(json["stop_reason"]?.stringValue), usage: usage)
+        let finish = try AnthropicStreamDecoder.finishReason(json["stop_reason"]?.stringValue)
+        return RemoteReply(text: text, finish: ToolCallAssembler.finish(finish, calls: calls), usage: usage, toolCalls: calls)
     }
 
-    func makeDecoder() -> AnthropicStreamDecoder { AnthropicStreamDecoder() }
+    func makeDecoder(maxToolArgumentBytes: Int) -> AnthropicStreamDecoder { AnthropicStreamDecoder(maxToolArgumentBytes: maxToolArgumentBytes) }
 }
 
 /// `message_start` → `content_block_*` → `message_delta` → `message_stop`, with `ping` and `error`.
@@ -69,6 +58,14 @@ struct AnthropicStreamDecoder: RemoteStreamDecoder {
     private var outputTokens: Int?
     private var finish: FinishReason?
     private(set) var isDone = false
+    var tools: ToolCallAssembler
+    /// Indexes of content blocks that are calls of the caller's tools.
+    var toolBlocks: Set<Int> = []
+
+    init(maxToolArgumentBytes: Int) { tools = ToolCallAssembler(maxArgumentBytes: maxToolArgumentBytes) }
+
+    var toolBytesReceived: Int { tools.receivedBytes }
+    func toolCalls() throws -> [ToolCall] { try tools.finish() }
 
     mutating func decode(_ event: SSEEvent, errors: APIErrorMapper) throws -> [String] {
         if event.type == "ping" { return [] }
@@ -81,10 +78,13 @@ struct AnthropicStreamDecoder: RemoteStreamDecoder {
         case "content_block_delta":
             switch json["delta"]?["type"]?.stringValue {
             case "text_delta": if let text = json["delta"]?["text"]?.stringValue { return [text] }
-            // The forced answer tool's input, streamed as pieces of its JSON document.
-            case "input_json_delta": if let json = json["delta"]?["partial_json"]?.stringValue { return [json] }
+            // A tool's input, streamed as pieces of its JSON document: the answer tool's is the text.
+            case "input_json_delta":
+                if let piece = json["delta"]?["partial_json"]?.stringValue, let text = try inputPiece(json, piece) { return [text] }
             default: break
             }
+        case "content_block_start":
+            try startBlock(json)
         case "message_delta":
             if let reason = json["delta"]?["stop_reason"]?.stringValue { finish = try Self.finishReason(reason) }
             inputTokens = json["usage"]?["input_tokens"]?.intValue ?? inputTokens
@@ -94,7 +94,7 @@ struct AnthropicStreamDecoder: RemoteStreamDecoder {
         case "error":
             throw Self.error(json, body: Data(event.data.utf8), errors: errors)
         default:
-            break // ping, content_block_start/stop, and event types added later
+            break // ping, content_block_stop, and event types added later
         }
         return []
     }

@@ -14,11 +14,7 @@ struct GeminiWireFormat: RemoteWireFormat {
     func httpRequest(for request: ProviderRequest, key: APIKey?, streaming: Bool) throws -> HTTPRequest {
         let generation = request.request
         let conversation = try RemoteConversation(generation)
-        let contents: [JSONValue] = conversation.turns.map { turn in
-            var parts: [JSONValue] = turn.text.isEmpty ? [] : [["text": .string(turn.text)]]
-            parts += turn.images.map { ["inlineData": ["mimeType": .string($0.mimeType), "data": .base64($0)]] }
-            return ["role": turn.role == .assistant ? "model" : "user", "parts": .array(parts)]
-        }
+        let contents: [JSONValue] = try conversation.groupedTurns.map(Self.content)
         var config: [String: JSONValue] = [
             "maxOutputTokens": .int(generation.maxTokens), "temperature": .double(generation.sampling.temperature),
         ]
@@ -32,6 +28,7 @@ struct GeminiWireFormat: RemoteWireFormat {
             config["responseSchema"] = try Self.responseSchema(schema)
         }
         var body: [String: JSONValue] = ["contents": .array(contents), "generationConfig": .object(config)]
+        body.merge(try Self.toolFields(generation)) { _, tool in tool }
         if let system = conversation.systemText { body["systemInstruction"] = ["parts": [["text": .string(system)]]] }
         let escapedModel = model.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: ":?#"))) ?? model
         let url = streaming
@@ -43,15 +40,16 @@ struct GeminiWireFormat: RemoteWireFormat {
         return HTTPRequest(url: url, headers: headers, body: try JSONValue.object(body).encoded())
     }
 
-    func decodeReply(_ body: Data, errors: APIErrorMapper) throws -> RemoteReply {
+    func decodeReply(_ body: Data, errors: APIErrorMapper, maxToolArgumentBytes: Int) throws -> RemoteReply {
         guard let json = try? JSONValue.decode(body) else { throw ProviderError.malformedResponse("the reply is not valid JSON") }
-        var decoder = GeminiStreamDecoder()
+        var decoder = GeminiStreamDecoder(maxToolArgumentBytes: maxToolArgumentBytes)
         let text = try decoder.absorb(json, body: body, errors: errors).joined()
         let (finish, usage) = try decoder.result()
-        return RemoteReply(text: text, finish: finish, usage: usage)
+        let calls = try decoder.toolCalls()
+        return RemoteReply(text: text, finish: ToolCallAssembler.finish(finish, calls: calls), usage: usage, toolCalls: calls)
     }
 
-    func makeDecoder() -> GeminiStreamDecoder { GeminiStreamDecoder() }
+    func makeDecoder(maxToolArgumentBytes: Int) -> GeminiStreamDecoder { GeminiStreamDecoder(maxToolArgumentBytes: maxToolArgumentBytes) }
 }
 
 /// Each event is a whole `GenerateContentResponse`; the last carries `finishReason` and usage, and the
@@ -60,6 +58,12 @@ struct GeminiStreamDecoder: RemoteStreamDecoder {
     private var finish: FinishReason?
     private var usage: TokenUsage?
     var isDone: Bool { false }
+    var tools: ToolCallAssembler
+
+    init(maxToolArgumentBytes: Int) { tools = ToolCallAssembler(maxArgumentBytes: maxToolArgumentBytes) }
+
+    var toolBytesReceived: Int { tools.receivedBytes }
+    func toolCalls() throws -> [ToolCall] { try tools.finish() }
 
     mutating func decode(_ event: SSEEvent, errors: APIErrorMapper) throws -> [String] {
         try absorb(try Self.json(event), body: Data(event.data.utf8), errors: errors)
@@ -79,9 +83,9 @@ struct GeminiStreamDecoder: RemoteStreamDecoder {
                                    + (metadata["thoughtsTokenCount"]?.intValue ?? 0))
         }
         guard let candidate = json["candidates"]?[0] else { return [] }
-        let pieces = (candidate["content"]?["parts"]?.arrayValue ?? [])
-            .filter { $0["thought"] != .bool(true) }
-            .compactMap { $0["text"]?.stringValue }
+        let parts = (candidate["content"]?["parts"]?.arrayValue ?? []).filter { $0["thought"] != .bool(true) }
+        try absorbCalls(parts)
+        let pieces = parts.compactMap { $0["text"]?.stringValue }
         if let reason = candidate["finishReason"]?.stringValue { finish = try Self.finishReason(reason) }
         return pieces
     }

@@ -21,6 +21,7 @@ struct OpenAIWireFormat: RemoteWireFormat {
         var messages: [JSONValue] = []
         if let system = conversation.systemText { messages.append(["role": "system", "content": .string(system)]) }
         for turn in conversation.turns {
+            if let message = Self.toolMessage(turn) { messages.append(message); continue }
             let content: JSONValue = turn.images.isEmpty ? .string(turn.text) : .array(
                 (turn.text.isEmpty ? [] : [["type": "text", "text": .string(turn.text)]])
                     + turn.images.map { image in
@@ -44,6 +45,7 @@ struct OpenAIWireFormat: RemoteWireFormat {
             if let penalty = sampling.repetitionPenalty { body["repeat_penalty"] = .double(penalty) }
         }
         if let schema = try RemoteConversation.schema(generation.output) { body["response_format"] = responseFormat(schema) }
+        body.merge(try toolFields(generation)) { _, tool in tool }
         var headers = extraHeaders
         headers["Content-Type"] = "application/json"
         headers["Accept"] = streaming ? "text/event-stream" : "application/json"
@@ -52,17 +54,19 @@ struct OpenAIWireFormat: RemoteWireFormat {
                            body: try JSONValue.object(body).encoded())
     }
 
-    func decodeReply(_ body: Data, errors: APIErrorMapper) throws -> RemoteReply {
+    func decodeReply(_ body: Data, errors: APIErrorMapper, maxToolArgumentBytes: Int) throws -> RemoteReply {
         guard let json = try? JSONValue.decode(body) else { throw ProviderError.malformedResponse("the reply is not valid JSON") }
         if json["error"] != nil { throw errors.map(status: json["error"]?["code"]?.intValue ?? 500, headers: [:], body: body) }
         guard let choice = json["choices"]?[0], let message = choice["message"] else {
             throw ProviderError.malformedResponse("the reply has no choices[0].message")
         }
         let finish = try OpenAIStreamDecoder.finishReason(choice["finish_reason"]?.stringValue)
-        return RemoteReply(text: message["content"]?.stringValue ?? "", finish: finish, usage: OpenAIStreamDecoder.usage(json["usage"]))
+        let calls = try Self.toolCalls(message, maxArgumentBytes: maxToolArgumentBytes)
+        return RemoteReply(text: message["content"]?.stringValue ?? "", finish: ToolCallAssembler.finish(finish, calls: calls),
+                           usage: OpenAIStreamDecoder.usage(json["usage"]), toolCalls: calls)
     }
 
-    func makeDecoder() -> OpenAIStreamDecoder { OpenAIStreamDecoder() }
+    func makeDecoder(maxToolArgumentBytes: Int) -> OpenAIStreamDecoder { OpenAIStreamDecoder(maxToolArgumentBytes: maxToolArgumentBytes) }
 }
 
 /// `data:` chunks of `chat.completion.chunk` objects, then `data: [DONE]`.
@@ -70,6 +74,12 @@ struct OpenAIStreamDecoder: RemoteStreamDecoder {
     private var finish: FinishReason?
     private var usage: TokenUsage?
     private(set) var isDone = false
+    var tools: ToolCallAssembler
+
+    init(maxToolArgumentBytes: Int) { tools = ToolCallAssembler(maxArgumentBytes: maxToolArgumentBytes) }
+
+    var toolBytesReceived: Int { tools.receivedBytes }
+    func toolCalls() throws -> [ToolCall] { try tools.finish() }
 
     mutating func decode(_ event: SSEEvent, errors: APIErrorMapper) throws -> [String] {
         if event.data.trimmingCharacters(in: .whitespaces) == "[DONE]" { isDone = true; return [] }
@@ -82,6 +92,7 @@ struct OpenAIStreamDecoder: RemoteStreamDecoder {
         var pieces: [String] = []
         for choice in json["choices"]?.arrayValue ?? [] where (choice["index"]?.intValue ?? 0) == 0 {
             if let text = choice["delta"]?["content"]?.stringValue { pieces.append(text) }
+            try absorbToolCalls(choice["delta"])
             if let reason = choice["finish_reason"]?.stringValue { finish = try Self.finishReason(reason) }
         }
         return pieces
@@ -95,6 +106,7 @@ struct OpenAIStreamDecoder: RemoteStreamDecoder {
     static func finishReason(_ reason: String?) throws -> FinishReason {
         switch reason {
         case "length": return .length
+        case "tool_calls", "function_call": return .toolCalls
         case "content_filter": throw ProviderError.contentPolicy("the reply was stopped by the provider's content filter")
         default: return .stop
         }

@@ -48,11 +48,13 @@ struct RemoteCall<Wire: RemoteWireFormat>: Sendable {
                 if !check.hold(piece) { continuation.yield(.token(piece)) }
             }
             watchdog.begin(tokenTimeout: settings.tokenTimeout, totalTimeout: settings.totalTimeout)
-            let (finish, usage) = settings.streaming
+            let ending = settings.streaming
                 ? try await streamed(http, errors: errors, watchdog: watchdog, emit: receive)
                 : try await whole(http, errors: errors, emit: receive)
+            let (finish, usage) = (ending.finish, ending.usage)
             // Without reported usage, bill the estimate: budgets must not be bypassed by a quiet server.
-            let billed = usage ?? TokenUsage(promptTokens: promptTokens, completionTokens: pieces)
+            let toolTokens = ending.toolCalls.reduce(0) { $0.saturatingAdd($1.arguments.utf8.count / 4 + 1) }
+            let billed = usage ?? TokenUsage(promptTokens: promptTokens, completionTokens: pieces.saturatingAdd(toolTokens))
             let cost = settings.pricing.cost(of: billed)
             // An invalid structured reply still cost its tokens: billed, then thrown.
             var validated: [String] = []
@@ -65,6 +67,8 @@ struct RemoteCall<Wire: RemoteWireFormat>: Sendable {
                 + "\(billed.promptTokens) in / \(billed.completionTokens) out, $\(dollars(cost))")
             if let rejection { throw rejection }
             for piece in validated { continuation.yield(.token(piece)) }
+            // Calls go out whole, once the reply has finished and each one parsed.
+            for call in ending.toolCalls { continuation.yield(.toolCall(call)) }
             continuation.yield(.finished(finish, usage))
             continuation.finish()
         } catch {
@@ -81,7 +85,7 @@ struct RemoteCall<Wire: RemoteWireFormat>: Sendable {
     }
 
     private func streamed(_ http: HTTPRequest, errors: APIErrorMapper, watchdog: CallWatchdog,
-                          emit: (String) -> Void) async throws -> (FinishReason, TokenUsage?) {
+                          emit: (String) -> Void) async throws -> Ending {
         let response = try await transport.stream(http)
         watchdog.progress()  // the body begins: from now on a token must come every tokenTimeout
         settings.log?("\(id): \(http.method) \(Self.loggable(http.url)) → \(response.status)")
@@ -91,12 +95,13 @@ struct RemoteCall<Wire: RemoteWireFormat>: Sendable {
         }
         if response.header("content-type")?.lowercased().contains("application/json") == true {
             // A server that ignored `stream: true` answered with one JSON document.
-            let reply = try wire.decodeReply(try await response.collectBody(limit: min(16 << 20, settings.maxResponseBytes)), errors: errors)
+            let reply = try wire.decodeReply(try await response.collectBody(limit: min(16 << 20, settings.maxResponseBytes)), errors: errors,
+                                             maxToolArgumentBytes: settings.maxToolArgumentBytes)
             if !reply.text.isEmpty { emit(reply.text) }
-            return (reply.finish, reply.usage)
+            return Ending(finish: reply.finish, usage: reply.usage, toolCalls: reply.toolCalls)
         }
         var parser = SSEParser(maxLineBytes: settings.maxLineBytes)
-        var decoder = wire.makeDecoder()
+        var decoder = wire.makeDecoder(maxToolArgumentBytes: settings.maxToolArgumentBytes)
         var received = 0
         reading: for try await chunk in response.body {
             // Any transport, not only ours, stops at the cap.
@@ -105,24 +110,36 @@ struct RemoteCall<Wire: RemoteWireFormat>: Sendable {
                 throw ProviderError.responseTooLarge(what: "the response body", limit: settings.maxResponseBytes)
             }
             for event in try parser.feed(chunk) {
+                let toolBytes = decoder.toolBytesReceived
                 for piece in try decoder.decode(event, errors: errors) where !piece.isEmpty { emit(piece) }
+                // A long tool call streams arguments, not text: that is progress too.
+                if decoder.toolBytesReceived > toolBytes { watchdog.progress() }
                 if decoder.isDone { break reading }
             }
         }
         try Task.checkCancellation()
         if !decoder.isDone { _ = parser.finish() }
-        return try decoder.result()
+        let (finish, usage) = try decoder.result()
+        let calls = try decoder.toolCalls()
+        return Ending(finish: ToolCallAssembler.finish(finish, calls: calls), usage: usage, toolCalls: calls)
     }
 
-    private func whole(_ http: HTTPRequest, errors: APIErrorMapper, emit: (String) -> Void) async throws -> (FinishReason, TokenUsage?) {
+    private func whole(_ http: HTTPRequest, errors: APIErrorMapper, emit: (String) -> Void) async throws -> Ending {
         let response = try await transport.send(http)
         settings.log?("\(id): \(http.method) \(Self.loggable(http.url)) → \(response.status)")
         guard (200..<300).contains(response.status) else {
             throw errors.map(status: response.status, headers: response.headers, body: response.body)
         }
-        let reply = try wire.decodeReply(response.body, errors: errors)
+        let reply = try wire.decodeReply(response.body, errors: errors, maxToolArgumentBytes: settings.maxToolArgumentBytes)
         if !reply.text.isEmpty { emit(reply.text) }
-        return (reply.finish, reply.usage)
+        return Ending(finish: reply.finish, usage: reply.usage, toolCalls: reply.toolCalls)
+    }
+
+    /// How a reply ended: the reason, the usage reported, the tool calls assembled.
+    struct Ending: Sendable {
+        var finish: FinishReason
+        var usage: TokenUsage?
+        var toolCalls: [ToolCall]
     }
 
     /// The analyzer's estimate, or about four characters per token, plus a flat cost per image.

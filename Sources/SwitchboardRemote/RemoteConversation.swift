@@ -2,12 +2,16 @@ import Foundation
 import SwitchboardCore
 
 /// A request reshaped the way chat APIs want it: system text (instructions plus the memory note), then
-/// user/assistant turns ending with the prompt, images on the last user turn.
+/// user/assistant/tool turns ending with the prompt, images on the last user turn.
 struct RemoteConversation: Sendable {
     struct Turn: Sendable {
         var role: ChatMessage.Role
         var text: String
         var images: [ImageAttachment]
+        /// An assistant turn's tool calls.
+        var toolCalls: [ToolCall] = []
+        /// A `.tool` turn: the result it carries.
+        var toolResult: ToolResult?
     }
     var system: [String]
     var turns: [Turn]
@@ -15,7 +19,7 @@ struct RemoteConversation: Sendable {
     init(_ request: GenerationRequest) throws {
         system = request.messages.filter { $0.role == .system }.map(\.content)
         if let memory = request.memory, let note = Self.memoryNote(memory) { system.append(note) }
-        turns = request.messages.filter { $0.role != .system }.map { Turn(role: $0.role, text: $0.content, images: []) }
+        turns = try request.messages.filter { $0.role != .system }.map(Self.turn)
         if let prompt = request.prompt { turns.append(Turn(role: .user, text: prompt, images: [])) }
         if !request.images.isEmpty {
             if let last = turns.indices.last, turns[last].role == .user {
@@ -63,6 +67,7 @@ struct RemoteReply: Sendable {
     var text: String
     var finish: FinishReason
     var usage: TokenUsage?
+    var toolCalls: [ToolCall] = []
 }
 
 /// One API's request building and reply parsing; the shared `RemoteCall` does the rest.
@@ -71,11 +76,12 @@ protocol RemoteWireFormat: Sendable {
     var dialect: APIDialect { get }
     var requiresKey: Bool { get }
     func httpRequest(for request: ProviderRequest, key: APIKey?, streaming: Bool) throws -> HTTPRequest
-    func decodeReply(_ body: Data, errors: APIErrorMapper) throws -> RemoteReply
-    func makeDecoder() -> Decoder
+    /// `maxToolArgumentBytes` bounds the tool calls the reply may carry.
+    func decodeReply(_ body: Data, errors: APIErrorMapper, maxToolArgumentBytes: Int) throws -> RemoteReply
+    func makeDecoder(maxToolArgumentBytes: Int) -> Decoder
 }
 
-/// Turns one API's stream events into text, remembering finish reason and usage.
+/// Turns one API's stream events into text, remembering finish reason, usage and tool calls.
 protocol RemoteStreamDecoder: Sendable {
     /// Text pieces carried by `event`; throws the API's in-stream errors.
     mutating func decode(_ event: SSEEvent, errors: APIErrorMapper) throws -> [String]
@@ -83,6 +89,10 @@ protocol RemoteStreamDecoder: Sendable {
     var isDone: Bool { get }
     /// At the end of the stream: the outcome, or `malformedResponse` when no completion marker came.
     func result() throws -> (FinishReason, TokenUsage?)
+    /// Tool-call bytes received so far: fragments are progress, though they are not text.
+    var toolBytesReceived: Int { get }
+    /// At the end of the stream: the assembled tool calls (`malformedResponse` for broken ones).
+    func toolCalls() throws -> [ToolCall]
 }
 
 extension RemoteStreamDecoder {

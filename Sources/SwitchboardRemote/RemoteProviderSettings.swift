@@ -6,6 +6,11 @@ public struct RemoteProviderSettings: Sendable {
     public var maxContextTokens: Int
     public var supportsImages: Bool
     public var supportsStructuredOutput: Bool
+    /// Advertise native tool calling (`GenerationRequest.tools`); turn off for a server that rejects `tools`.
+    public var supportsToolCalling: Bool
+    /// Bytes of tool-call arguments one reply may carry, over all its calls (streamed fragments are
+    /// assembled up to this): `ProviderError.responseTooLarge` past it.
+    public var maxToolArgumentBytes: Int
     /// Price of the configured model (see `PriceTable` for per-model lookups).
     public var pricing: TokenPricing
     public var expectedTimeToFirstToken: Duration
@@ -50,7 +55,8 @@ public struct RemoteProviderSettings: Sendable {
                 audit: KeyAuditLog? = nil, log: (@Sendable (String) -> Void)? = nil, maxErrorMessageLength: Int = 300,
                 now: @escaping @Sendable () -> Date = { Date() }, tokenTimeout: Duration = .seconds(60),
                 totalTimeout: Duration = .seconds(600), maxResponseBytes: Int = 32 << 20, maxLineBytes: Int = 1 << 20,
-                clock: some Clock<Duration> = ContinuousClock()) {
+                clock: some Clock<Duration> = ContinuousClock(), supportsToolCalling: Bool = true,
+                maxToolArgumentBytes: Int = 1 << 20) {
         self.maxContextTokens = maxContextTokens; self.supportsImages = supportsImages
         self.supportsStructuredOutput = supportsStructuredOutput; self.pricing = pricing
         self.expectedTimeToFirstToken = expectedTimeToFirstToken; self.expectedTokensPerSecond = expectedTokensPerSecond
@@ -60,12 +66,14 @@ public struct RemoteProviderSettings: Sendable {
         self.tokenTimeout = tokenTimeout; self.totalTimeout = totalTimeout
         self.maxResponseBytes = max(1, maxResponseBytes); self.maxLineBytes = max(1, maxLineBytes)
         self.clock = ClockSource(clock); timers = .forClock(clock)
+        self.supportsToolCalling = supportsToolCalling; self.maxToolArgumentBytes = max(1, maxToolArgumentBytes)
     }
 
     /// Always off-device: remote providers never see private requests.
     public var capabilities: ProviderCapabilities {
         ProviderCapabilities(isOnDevice: false, maxContextTokens: maxContextTokens, supportsImages: supportsImages,
                              supportsStructuredOutput: supportsStructuredOutput, pricing: pricing,
+                             supportsToolCalling: supportsToolCalling,
                              expectedTimeToFirstToken: expectedTimeToFirstToken,
                              expectedTokensPerSecond: expectedTokensPerSecond)
     }

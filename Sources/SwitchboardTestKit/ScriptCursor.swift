@@ -7,12 +7,12 @@ final class ScriptCursor: Sendable {
     private let ending: ProviderError?
     private let position = Atomic<Int>(0)
 
-    init(tokens: [String], finish: ProviderEvent, fault: Fault?) {
+    init(tokens: [String], toolCalls: [ToolCall] = [], finish: ProviderEvent, fault: Fault?) {
         switch fault {
         case .error(let error)?: events = []; ending = error
         case .failAfterTokens(let n, let error)?: events = tokens.prefix(max(0, n)).map(ProviderEvent.token); ending = error
         case .truncate?: events = tokens.map(ProviderEvent.token); ending = nil
-        case .hang?, nil: events = tokens.map(ProviderEvent.token) + [finish]; ending = nil
+        case .hang?, nil: events = tokens.map(ProviderEvent.token) + toolCalls.map(ProviderEvent.toolCall) + [finish]; ending = nil
         }
     }
 

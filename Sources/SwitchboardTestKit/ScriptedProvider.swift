@@ -10,6 +10,8 @@ public actor ScriptedProvider: Provider {
         /// The prompt (or else the last message) back, word by word.
         case echo
         case custom(@Sendable (ProviderRequest) -> [String])
+        /// Text and native tool calls, a function of the request (give it `supportsToolCalling`).
+        case turn(@Sendable (ProviderRequest) -> ScriptedTurn)
     }
 
     public nonisolated let id: ProviderID
@@ -59,14 +61,15 @@ public actor ScriptedProvider: Provider {
         if recordsRequests { receivedRequests.append(request) }
         let fault = persistentFault ?? faults.fault(for: id, call: callCount)
         let all = tokens(for: request)
+        let calls: [ToolCall] = if case .turn(let make) = output { make(request).toolCalls } else { [] }
         let limit = max(0, request.request.maxTokens)
         let tokens = Array(all.prefix(limit))
-        let finish = ProviderEvent.finished(all.count > limit ? .length : .stop,
+        let finish = ProviderEvent.finished(all.count > limit ? .length : calls.isEmpty ? .stop : .toolCalls,
                                             TokenUsage(promptTokens: request.analysis.estimatedPromptTokens,
                                                        completionTokens: tokens.count))
         if timeToFirstToken <= .zero && tokenInterval <= .zero && fault != .hang {
             // Instant: the whole answer is ready before the caller iterates; no task, no buffer.
-            let cursor = ScriptCursor(tokens: tokens, finish: finish, fault: fault)
+            let cursor = ScriptCursor(tokens: tokens, toolCalls: calls, finish: finish, fault: fault)
             return AsyncThrowingStream(unfolding: { try cursor.next() })
         }
         let (stream, continuation) = AsyncThrowingStream<ProviderEvent, any Error>.makeStream()
@@ -87,6 +90,7 @@ public actor ScriptedProvider: Provider {
                     if case .error(let error) = fault { throw error }
                     continuation.yield(.token(token))
                 }
+                for call in calls where fault == nil || fault == .hang { continuation.yield(.toolCall(call)) }
                 Self.play([], finish: finish, fault: fault, tokensSoFar: tokens.count, into: continuation)
             } catch {
                 continuation.finish(throwing: error is CancellationError ? ProviderError.cancelled : error)
@@ -124,6 +128,7 @@ public actor ScriptedProvider: Provider {
         switch output {
         case .tokens(let tokens): return Self.continuing(tokens, after: request.request.answerPrefix)
         case .custom(let make): return make(request)
+        case .turn(let make): return make(request).tokens
         case .echo:
             let text = request.request.prompt ?? request.request.messages.last?.content ?? ""
             var tokens: [String] = []
@@ -146,4 +151,11 @@ public actor ScriptedProvider: Provider {
         }
         return tokens
     }
+}
+
+/// What a scripted native tool-calling model says: text, then its calls.
+public struct ScriptedTurn: Sendable {
+    public var tokens: [String]
+    public var toolCalls: [ToolCall]
+    public init(tokens: [String] = [], toolCalls: [ToolCall] = []) { self.tokens = tokens; self.toolCalls = toolCalls }
 }

@@ -48,3 +48,41 @@ import SwitchboardCore
         #expect(user != assistant)
     }
 }
+
+/// Tool turns are part of what the analyzer reads and what the cache key compares.
+@Suite struct ToolMessageTests {
+    static let call = ToolCall(id: "c1", name: "lookup", arguments: #"{"name":"Ada"}"#)
+
+    @Test("a sensitive tool result or call argument makes the request sensitive")
+    func analyzerReadsToolTurns() throws {
+        let analyzer = ContentAnalyzer()
+        let result = GenerationRequest(messages: [ChatMessage(.user, "Find Ada."), .assistant(toolCalls: [Self.call]),
+                                                  .tool(ToolResult(callID: "c1", name: "lookup", output: "Her SSN is 219-09-9999."))])
+        #expect(try analyzer.analyze(result).privacy == .sensitive)
+        let argument = GenerationRequest(messages: [ChatMessage(.user, "Find her."),
+            .assistant(toolCalls: [ToolCall(id: "c2", name: "lookup", arguments: #"{"ssn":"219-09-9999"}"#)])])
+        #expect(try analyzer.analyze(argument).privacy == .sensitive)
+        #expect(argument.allText.contains(#"{"ssn":"219-09-9999"}"#))
+    }
+
+    @Test("requests that differ only in tools or tool turns have different cache keys")
+    func cacheKeySeesTools() {
+        let plain = GenerationRequest(messages: [ChatMessage(.user, "Weather?")])
+        var withTools = plain
+        withTools.tools = [ToolDefinition(name: "weather", description: "", parameters: .object([]))]
+        var otherResult = plain
+        otherResult.messages.append(.tool(ToolResult(callID: "c1", name: "weather", output: "sunny")))
+        var errorResult = plain
+        errorResult.messages.append(.tool(ToolResult(callID: "c1", name: "weather", output: "sunny", isError: true)))
+        let keys = [plain, withTools, otherResult, errorResult].map { CacheKey(request: $0, privacy: .public) }
+        #expect(Set(keys).count == 4)
+    }
+
+    @Test("a tool definition's name must suit every API")
+    func definitionProblems() {
+        #expect(ToolDefinition(name: "get_weather-2", description: "", parameters: .object([])).problem == nil)
+        #expect(ToolDefinition(name: "get weather", description: "", parameters: .object([])).problem != nil)
+        #expect(ToolDefinition(name: String(repeating: "a", count: 65), description: "", parameters: .object([])).problem != nil)
+        #expect(ToolDefinition(name: "list", description: "", parameters: .array(of: .string())).problem != nil)
+    }
+}

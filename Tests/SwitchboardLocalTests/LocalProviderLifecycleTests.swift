@@ -34,6 +34,7 @@ struct LocalProviderLifecycleTests {
             switch event {
             case .token(let piece): text += piece
             case .finished(let reason, let usage): return (text, reason, usage)
+            case .toolCall: Issue.record("the local provider calls no tools natively")
             }
         }
         throw ProviderError.malformedResponse("no finished event")
@@ -242,6 +243,7 @@ struct LocalProviderLifecycleTests {
             switch event {
             case .token(let piece): pieces.append(piece)
             case .finished: finished = true
+            case .toolCall: Issue.record("the local provider calls no tools natively")
             }
         }
         #expect(pieces.joined() == " A B C!z")

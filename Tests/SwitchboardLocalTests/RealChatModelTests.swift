@@ -112,7 +112,7 @@ struct RealChatModelTests {
         let answer = try await session.respond(to: "What is the weather in Paris right now?")
         #expect(answer.providerID == Self.provider.id && !answer.text.isEmpty)
         for entry in await session.transcript {
-            if case .toolCall(let name, let arguments) = entry {
+            if case .toolCall(let name, let arguments, _) = entry {
                 #expect(name == "weather")
                 #expect((try? Weather().arguments.parseValid(arguments)) != nil, "\(arguments)")
             }

@@ -56,18 +56,20 @@ struct StructuredWireFormatTests {
         #expect(server.requests.first?.json?["response_format"] == ["type": "json_object", "schema": Self.schemaJSON])
     }
 
+    /// The forced answer tool's input, streamed in pieces.
+    static let anthropicAnswer = [
+        sseEvent("message_start", #"{"type":"message_start","message":{"id":"m1","role":"assistant","content":[],"usage":{"input_tokens":30,"output_tokens":1}}}"#),
+        sseEvent("content_block_start", #"{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"t1","name":"json_answer","input":{}}}"#),
+        sseEvent("content_block_delta", #"{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":""}}"#),
+        sseEvent("content_block_delta", #"{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{\"name\": \"Ad"}}"#),
+        sseEvent("content_block_delta", #"{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"a\", \"age\": 36}"}}"#),
+        sseEvent("content_block_stop", #"{"type":"content_block_stop","index":0}"#),
+        sseEvent("message_delta", #"{"type":"message_delta","delta":{"stop_reason":"tool_use"},"usage":{"output_tokens":12}}"#),
+        sseEvent("message_stop", #"{"type":"message_stop"}"#),
+    ]
+
     @Test func anthropicForcesTheAnswerToolAndAssemblesItsStreamedInput() async throws {
-        let events = [
-            sseEvent("message_start", #"{"type":"message_start","message":{"id":"m1","role":"assistant","content":[],"usage":{"input_tokens":30,"output_tokens":1}}}"#),
-            sseEvent("content_block_start", #"{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"t1","name":"json_answer","input":{}}}"#),
-            sseEvent("content_block_delta", #"{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":""}}"#),
-            sseEvent("content_block_delta", #"{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{\"name\": \"Ad"}}"#),
-            sseEvent("content_block_delta", #"{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"a\", \"age\": 36}"}}"#),
-            sseEvent("content_block_stop", #"{"type":"content_block_stop","index":0}"#),
-            sseEvent("message_delta", #"{"type":"message_delta","delta":{"stop_reason":"tool_use"},"usage":{"output_tokens":12}}"#),
-            sseEvent("message_stop", #"{"type":"message_stop"}"#),
-        ]
-        let server = try LoopbackHTTPServer([.sse(events)])
+        let server = try LoopbackHTTPServer([.sse(Self.anthropicAnswer)])
         defer { server.stop() }
         let result = try await collect(anthropic(server).generate(Self.request))
         #expect(result.text == #"{"name": "Ada", "age": 36}"#)

@@ -73,6 +73,8 @@ extension SwitchboardEvent {
         case .fallback(let from, let to, _): "fallback:\(from)->\(to)"
         case .resumed(let from, let to, _): "resumed:\(from)->\(to)"
         case .hedged(let primary, let hedge): "hedged:\(primary)+\(hedge)"
+        case .toolCall(let call): "toolCall:\(call.name)"
+        case .toolResult(let result): "toolResult:\(result.name)"
         case .completed(let response): "completed:\(response.providerID)"
         case .failed: "failed"
         }

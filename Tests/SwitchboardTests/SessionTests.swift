@@ -129,7 +129,8 @@ extension SessionTests {
                               tools: [Weather()])
         _ = try await session.respond(to: "Weather in Atlantis?")
         let result = await session.transcript.first { if case .toolResult = $0 { true } else { false } }
-        guard case .toolResult(_, let output)? = result else { Issue.record("no tool result"); return }
+        guard case .toolResult(_, let output, _, let isError)? = result else { Issue.record("no tool result"); return }
         #expect(output.hasPrefix("error:"))
+        #expect(isError, "a throwing tool is a typed error result")
     }
 }

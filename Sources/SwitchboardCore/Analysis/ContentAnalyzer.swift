@@ -9,7 +9,7 @@ public enum AnalysisFailure: Error, Sendable, Hashable {
 }
 
 /// The pure analysis behind `RequestAnalyzer`: runs the recognizers over the normalized view of every
-/// text of a request (in `GenerationRequest.allText` order: messages, prompt, memory), then over any
+/// text of a request (in `GenerationRequest.allText` order: messages and their tool calls, prompt, memory), then over any
 /// base64 text decoded from it, and sums up.
 public struct ContentAnalyzer: Sendable {
     public var configuration: AnalyzerConfiguration
@@ -30,7 +30,10 @@ public struct ContentAnalyzer: Sendable {
 
     public func analyze(_ request: GenerationRequest) throws(AnalysisFailure) -> RequestAnalysis {
         var bytes = 0
-        for message in request.messages { bytes += message.content.utf8.count }
+        for message in request.messages {
+            bytes += message.content.utf8.count
+            for call in message.toolCalls { bytes += call.arguments.utf8.count }
+        }
         bytes += request.prompt?.utf8.count ?? 0
         if let memory = request.memory { for text in memory.allText { bytes += text.utf8.count } }
         guard bytes <= configuration.maxAnalyzedBytes else {
@@ -38,7 +41,11 @@ public struct ContentAnalyzer: Sendable {
         }
         var state = State()
         var textIndex = 0
-        for message in request.messages { try analyze(message.content, index: textIndex, into: &state); textIndex += 1 }
+        for message in request.messages {
+            try analyze(message.content, index: textIndex, into: &state); textIndex += 1
+            // A tool's result is the `.tool` message's content; the model's call arguments are read too.
+            for call in message.toolCalls { try analyze(call.arguments, index: textIndex, into: &state); textIndex += 1 }
+        }
         if let prompt = request.prompt { try analyze(prompt, index: textIndex, into: &state); textIndex += 1 }
         if let memory = request.memory {
             let firstMemoryIndex = textIndex

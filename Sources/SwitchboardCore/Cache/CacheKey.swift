@@ -1,5 +1,6 @@
 /// What makes two requests interchangeable for the cache: the normalized content (prompt and its kind, messages and
-/// memory trimmed and whitespace-collapsed, images by digest, output format, maxTokens, sampling) plus the
+/// memory trimmed and whitespace-collapsed, tool calls and results, images by digest, output format, tools,
+/// maxTokens, sampling) plus the
 /// routing constraints that shaped the answer (preferred and excluded providers, privacy level).
 /// Priority and latency budget are left out: they change when an answer comes, not what it says.
 public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
@@ -10,6 +11,8 @@ public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
     private let imageCount: Int
     private let imagesDigest: UInt64
     private let output: OutputFormat
+    private let tools: [ToolDefinition]
+    private let toolChoice: ToolChoice
     private let maxTokens: Int
     private let sampling: SamplingOptions
     private let preferredProviders: [ProviderID]
@@ -35,7 +38,12 @@ public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
         fnv.add(request.kind.rawValue)
         messages = request.messages.map { message in
             fnv.add(message.role.rawValue)
-            return ChatMessage(message.role, normalize(message.content))
+            var copy = message
+            copy.content = normalize(message.content)
+            // Tool turns are kept as they are: ids and arguments must match exactly.
+            for call in message.toolCalls { fnv.add(call.id); fnv.add(call.name); fnv.add(call.arguments); fnv.add(byte: 0x1E) }
+            if let id = message.toolCallID { fnv.add(id); fnv.add(byte: message.isToolError ? 0x1D : 0x1C) }
+            return copy
         }
         if let source = request.memory {
             func items(_ list: [MemoryContext.Item]) -> [MemoryContext.Item] {
@@ -62,6 +70,10 @@ public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
         fnv.add(images.value); fnv.add(UInt64(imageCount))
         output = request.output
         if case .jsonSchema(let schema) = request.output { fnv.add(schema) }
+        tools = request.tools
+        toolChoice = request.toolChoice
+        for tool in tools { fnv.add(tool.name); fnv.add(byte: 0x1E) }
+        fnv.add(request.toolChoice.rawValue)
         maxTokens = request.maxTokens
         fnv.add(UInt64(bitPattern: Int64(maxTokens)))
         sampling = request.sampling
@@ -84,7 +96,8 @@ public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
     public static func == (a: CacheKey, b: CacheKey) -> Bool {
         a.digest == b.digest && a.maxTokens == b.maxTokens && a.privacy == b.privacy && a.imageCount == b.imageCount
             && a.imagesDigest == b.imagesDigest && a.prompt == b.prompt && a.kind == b.kind && a.messages == b.messages
-            && a.memory == b.memory && a.output == b.output && a.sampling == b.sampling
+            && a.memory == b.memory && a.output == b.output && a.tools == b.tools && a.toolChoice == b.toolChoice
+            && a.sampling == b.sampling
             && a.preferredProviders == b.preferredProviders && a.excludedProviders == b.excludedProviders
     }
 

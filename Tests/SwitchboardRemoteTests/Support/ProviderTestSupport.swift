@@ -10,6 +10,7 @@ struct Collected: Sendable {
     var pieces: [String] = []
     var finish: FinishReason?
     var usage: TokenUsage?
+    var toolCalls: [ToolCall] = []
 }
 
 func collect(_ stream: AsyncThrowingStream<ProviderEvent, any Error>) async throws -> Collected {
@@ -18,6 +19,7 @@ func collect(_ stream: AsyncThrowingStream<ProviderEvent, any Error>) async thro
         switch event {
         case .token(let piece): result.text += piece; result.pieces.append(piece)
         case .finished(let reason, let usage): result.finish = reason; result.usage = usage
+        case .toolCall(let call): result.toolCalls.append(call)
         }
     }
     return result
