@@ -54,7 +54,8 @@ enum BenchRunner {
                         outcome.cancelledOnPurpose = true
                         return outcome  // ending the iteration cancels the request
                     }
-                case .fallback: outcome.fallbackUsed = true
+                case .fallback, .resumed: outcome.fallbackUsed = true
+                case .hedged: break
                 case .completed(let response):
                     outcome.completed = true
                     outcome.provider = response.providerID
