@@ -1,3 +1,4 @@
+import Synchronization
 import Testing
 import Switchboard
 import SwitchboardCore
@@ -148,5 +149,59 @@ actor CountingDeviceState: DeviceStateProviding {
         for await event in coordinator.stream(request) { events.append(event) }
         #expect(events.first.map { if case .analyzed(let a) = $0 { a.privacy == .sensitive } else { false } } == true)
         #expect(await remote.callCount == 0)
+    }
+}
+
+/// Counts holders of a slot at once, to check the load balancer's limit under concurrent callers.
+final class HolderCount: Sendable {
+    private let state = Mutex((now: 0, most: 0))
+    func enter() { state.withLock { $0.now += 1; $0.most = max($0.most, $0.now) } }
+    func leave() { state.withLock { $0.now -= 1 } }
+    var most: Int { state.withLock { $0.most } }
+}
+
+@Suite("Load balancer fast path")
+struct LoadBalancerFastPathTests {
+    @Test("Concurrent callers never hold more slots than the limit, and every slot comes back")
+    func limitHoldsUnderConcurrency() async throws {
+        let balancer = LoadBalancer(defaultLimit: 2)
+        let holders = HolderCount()
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<8 {
+                group.addTask {
+                    for _ in 0..<300 {
+                        guard let lease = try? await balancer.acquire("p") else { continue }
+                        holders.enter()
+                        await Task.yield()
+                        holders.leave()
+                        await balancer.release(lease)
+                    }
+                }
+            }
+        }
+        #expect(holders.most <= 2)
+        #expect(await balancer.status(of: "p") == .init(inFlight: 0, queued: 0, limit: 2))
+        let statistics = await balancer.statistics
+        #expect(statistics.immediate + statistics.afterWaiting == 8 * 300)
+    }
+
+    @Test("A caller arriving while others wait queues behind them instead of taking the freed slot")
+    func freedSlotGoesToTheWaiter() async throws {
+        let balancer = LoadBalancer(defaultLimit: 1)
+        let held = try await balancer.acquire("p")
+        let log = GrantLog()
+        let waiter = Task {
+            let lease = try await balancer.acquire("p", priority: .low)
+            await log.append("waiter")
+            await balancer.release(lease)
+        }
+        while await balancer.status(of: "p").queued < 1 { await Task.yield() }
+        await balancer.release(held)
+        let late = try await balancer.acquire("p", priority: .high)
+        await log.append("late")
+        await balancer.release(late)
+        try await waiter.value
+        #expect(await log.names == ["waiter", "late"])
+        #expect(await balancer.totalInFlight == 0)
     }
 }
