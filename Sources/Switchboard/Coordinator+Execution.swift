@@ -16,12 +16,13 @@ struct AuditTrace {
 }
 
 extension Coordinator {
-    func execute(_ request: GenerationRequest, events: EventSink?) async -> Result<GenerationResponse, SwitchboardError> {
-        guard let audit else { var trace = AuditTrace(); return await execute(request, events: events, trace: &trace) }
+    func execute(_ request: GenerationRequest, events: EventSink?,
+                 analysis: RequestAnalysis? = nil) async -> Result<GenerationResponse, SwitchboardError> {
+        guard let audit else { var trace = AuditTrace(); return await execute(request, events: events, analysis: analysis, trace: &trace) }
         nextRequestID &+= 1
         let requestID = nextRequestID
         var trace = AuditTrace()
-        let result = await execute(request, events: events, trace: &trace)
+        let result = await execute(request, events: events, analysis: analysis, trace: &trace)
         guard let analysis = trace.analysis else { return result }  // invalid: never routed
         let outcome: RoutingAuditRecord.Outcome
         var chosen: ProviderID?
@@ -35,11 +36,11 @@ extension Coordinator {
         return result
     }
 
-    private func execute(_ request: GenerationRequest, events: EventSink?,
+    private func execute(_ request: GenerationRequest, events: EventSink?, analysis precomputed: RequestAnalysis?,
                          trace: inout AuditTrace) async -> Result<GenerationResponse, SwitchboardError> {
         let start = clock.now()
         if let problem = Self.validate(request) { return .failure(.invalidRequest(problem)) }
-        let analysis = await analyze(request)
+        let analysis = precomputed ?? analyze(request)  // usually analyzed on the caller's thread
         trace.analysis = analysis
         events?.yield(.analyzed(analysis))
         if Task.isCancelled { return .failure(.cancelled) }

@@ -118,7 +118,7 @@ extension Coordinator {
         case .probe?: registry[id]?.breaker.recordCancelled(); return nil  // a half-open provider is no hedge
         default: return nil
         }
-        guard let lease = await loadBalancer.tryAcquire(id) else { return nil }
+        guard let lease = loadBalancer.tryAcquire(id) else { return nil }
         _ = hedgeBudget.withdraw(at: clock.now())
         run.hedges += 1
         let started = run.machine.hedgeStarted(id, queueWait: lease.queueWait)

@@ -19,7 +19,8 @@ extension Coordinator {
         return response
     }
 
-    /// Feeds a finished call to the breaker, the estimate and the metrics.
+    /// Feeds a finished call to the breaker, the estimate and the metrics. The metrics get it fire and
+    /// forget (`submit`, no hop); any later read of them includes it. (Async only for its callers' sake.)
     func record(_ outcome: CallOutcome, provider: ProviderID, queueWait: Duration, isFallback: Bool) async {
         let error = outcome.error
         registry.recordOutcome(provider, error: error, ttft: outcome.timeToFirstToken, duration: outcome.duration,
@@ -29,8 +30,8 @@ extension Coordinator {
         case .cancelled?: .cancelled
         case let error?: .failure(error)
         }
-        await metrics.record(CallRecord(provider: provider, outcome: callOutcome, latency: outcome.duration,
-                                        timeToFirstToken: outcome.timeToFirstToken, completionTokens: outcome.tokens,
-                                        queueWait: queueWait, isFallback: isFallback))
+        metrics.submit(CallRecord(provider: provider, outcome: callOutcome, latency: outcome.duration,
+                                   timeToFirstToken: outcome.timeToFirstToken, completionTokens: outcome.tokens,
+                                   queueWait: queueWait, isFallback: isFallback))
     }
 }

@@ -12,13 +12,15 @@ public struct RoutingDecision: Sendable, Hashable {
 extension Coordinator {
     /// The routing decision for `request` as things stand now (for diagnostics and tests); calls no provider.
     public func plan(for request: GenerationRequest) async -> RoutingDecision {
-        let analysis = await analyze(request)
+        let analysis = analyze(request)
         let (ranked, ineligible) = await route(request, analysis: analysis)
         return RoutingDecision(analysis: analysis, candidates: ranked.map(\.id), ineligible: ineligible)
     }
 
-    func analyze(_ request: GenerationRequest) async -> RequestAnalysis {
-        var analysis = await analyzer.analyze(request)
+    /// A pure function of the request and the analyzer's fixed configuration: no hop, runs wherever it
+    /// is called (the callers' threads, in parallel, for `respond` and `stream`).
+    nonisolated func analyze(_ request: GenerationRequest) -> RequestAnalysis {
+        var analysis = analyzer.analyze(request)
         // The app's own flag is authoritative even if the analyzer missed it.
         if request.memory?.containsPersonalData == true, analysis.privacy < .personal { analysis.privacy = .personal }
         // A conversation that has seen private content stays as private (`Session`).
@@ -29,33 +31,73 @@ extension Coordinator {
     /// Eligible providers in the order to try them, and why the others are out.
     func route(_ request: GenerationRequest, analysis: RequestAnalysis) async
         -> (ranked: [ProviderCandidate], ineligible: [Ineligibility]) {
-        let device = await currentDeviceState()
-        await refreshAvailability()
-        let candidates = registry.candidates(at: clock.now())
-        let result = eligibility.evaluate(candidates, request: request, analysis: analysis, device: device)
-        let ranked = configuration.scoring.rank(result.eligible, request: request, analysis: analysis, device: device)
+        // The refresh deadline is checked synchronously: only a due refresh costs a suspension.
+        var now = clock.now()
+        if stateRefreshDue(at: now) {
+            await refreshState(at: now)
+            now = clock.now()
+        }
+        let candidates = registry.candidates(at: now)
+        let result = eligibility.evaluate(candidates, request: request, analysis: analysis, device: deviceState)
+        let ranked = configuration.scoring.rank(result.eligible, request: request, analysis: analysis, device: deviceState)
         return (ranked, result.ineligible)
     }
 
-    /// The device's state, re-read at most once per refresh interval.
-    func currentDeviceState() async -> DeviceState {
-        let now = clock.now()
-        if let readAt = deviceStateReadAt, now - readAt < configuration.stateRefreshInterval { return deviceState }
-        deviceStateReadAt = now
-        deviceState = await deviceStateSource.current()
-        return deviceState
+    /// Whether the device state or any provider's availability is older than the refresh interval.
+    func stateRefreshDue(at now: Duration) -> Bool {
+        let interval = configuration.stateRefreshInterval
+        if let readAt = deviceStateReadAt, now - readAt < interval, let checked = registry.oldestAvailabilityCheck,
+           now - checked < interval {
+            return false
+        }
+        return true
     }
 
-    /// Re-reads the availability of providers last asked longer than the refresh interval ago.
-    func refreshAvailability() async {
-        let now = clock.now()
-        let stale = registry.staleAvailability(at: now, interval: configuration.stateRefreshInterval)
-        for entry in stale {
-            // Marked first so requests arriving meanwhile do not ask again.
-            entry.availabilityCheckedAt = now
-            let availability = await entry.provider.availability()
-            entry.availability = availability
-            entry.availabilityCheckedAt = clock.now()
+    /// Re-reads the device state and the stale providers' availability, all at once (a task group), so
+    /// a slow provider does not hold up the others. Entries are marked first, so requests arriving
+    /// meanwhile do not ask again; they route on the previous values.
+    func refreshState(at now: Duration) async {
+        let interval = configuration.stateRefreshInterval
+        let readDevice = deviceStateReadAt.map { now - $0 >= interval } ?? true
+        if readDevice { deviceStateReadAt = now }
+        let stale = registry.staleAvailability(at: now, interval: interval)
+        for entry in stale { entry.availabilityCheckedAt = now }
+        registry.availabilityChanged()
+        guard readDevice || !stale.isEmpty else { return }
+        if !readDevice, stale.count == 1 {
+            // The common case: one provider, no task group needed.
+            let availability = await stale[0].provider.availability()
+            settleAvailability(stale[0], availability)
+            return
+        }
+        let source = deviceStateSource
+        let readings = await withTaskGroup(of: StateReading.self, returning: [StateReading].self) { group in
+            if readDevice { group.addTask { .device(await source.current()) } }
+            for (index, entry) in stale.enumerated() {
+                let provider = entry.provider
+                group.addTask { .availability(index, await provider.availability()) }
+            }
+            var readings: [StateReading] = []
+            for await reading in group { readings.append(reading) }
+            return readings
+        }
+        for reading in readings {
+            switch reading {
+            case .device(let state): deviceState = state
+            case .availability(let index, let availability): settleAvailability(stale[index], availability)
+            }
         }
     }
+
+    private func settleAvailability(_ entry: ProviderRegistry.Entry, _ availability: ProviderAvailability) {
+        entry.availability = availability
+        entry.availabilityCheckedAt = clock.now()
+        registry.availabilityChanged()
+    }
+}
+
+/// One answer of a state refresh.
+enum StateReading: Sendable {
+    case device(DeviceState)
+    case availability(Int, ProviderAvailability)
 }

@@ -11,14 +11,18 @@ extension Coordinator {
     /// bounded by `maxTokens` and the attempt cap.
     public nonisolated func stream(_ request: GenerationRequest) -> AsyncStream<SwitchboardEvent> {
         let (stream, continuation) = AsyncStream<SwitchboardEvent>.makeStream()
-        let task = Task { await self.run(request, events: EventSink(continuation: continuation)) }
+        let task = Task {
+            // Analyzed in this task before it enters the coordinator (no hop, in parallel with others).
+            let analysis = Self.validate(request) == nil ? self.analyze(request) : nil
+            await self.run(request, analysis: analysis, events: EventSink(continuation: continuation))
+        }
         continuation.onTermination = { _ in task.cancel() }
         return stream
     }
 
-    private func run(_ request: GenerationRequest, events: EventSink) async {
+    private func run(_ request: GenerationRequest, analysis: RequestAnalysis?, events: EventSink) async {
         counts.accepted += 1
-        let result = await execute(request, events: events)
+        let result = await execute(request, events: events, analysis: analysis)
         settle(result)
         switch result {
         case .success(let response): events.yield(.completed(response))

@@ -4,7 +4,7 @@ extension Coordinator {
     /// Whether the provider that routing would try first for `request` calls tools natively (privacy,
     /// eligibility and scoring as for the real request); false when none is eligible.
     public func firstChoiceSupportsToolCalling(_ request: GenerationRequest) async -> Bool {
-        let analysis = await analyze(request)
+        let analysis = analyze(request)
         let (ranked, _) = await route(request, analysis: analysis)
         return ranked.first?.capabilities.supportsToolCalling ?? false
     }

@@ -106,11 +106,19 @@ public actor Coordinator {
     }
 
     /// Answers `request` with the full text once generation has finished.
-    public func respond(to request: GenerationRequest) async throws(SwitchboardError) -> GenerationResponse {
+    public nonisolated func respond(to request: GenerationRequest) async throws(SwitchboardError) -> GenerationResponse {
+        // The analysis is a pure function: done here, on the caller's thread, so callers analyze in
+        // parallel and the coordinator is entered once, already knowing it.
+        let analysis = Self.validate(request) == nil ? analyze(request) : nil
+        return try await respond(to: request, analysis: analysis).get()
+    }
+
+    private func respond(to request: GenerationRequest,
+                         analysis: RequestAnalysis?) async -> Result<GenerationResponse, SwitchboardError> {
         counts.accepted += 1
-        let result = await execute(request, events: nil)
+        let result = await execute(request, events: nil, analysis: analysis)
         settle(result)
-        return try result.get()
+        return result
     }
 
     /// Runs the optimizer once: weights from metrics go to scoring, concurrency limits to the load balancer.

@@ -4,6 +4,10 @@ import SwitchboardCore
 /// afterwards, on every path. When all slots are taken it waits, ordered by priority then arrival,
 /// up to the queue's length limit (`overloaded` beyond) and its timeout (`queueTimeout`). Limits can
 /// change at runtime (the optimizer's AIMD).
+///
+/// Fast path: when a slot is free and nobody waits, `acquire` and `release` take and return it in a
+/// lock-protected table (`SlotTable`) without a hop to this actor. Waiting, timeouts, cancellation,
+/// limit changes and hand-over to waiters run on the actor, as before.
 public actor LoadBalancer {
     /// A held slot; hand it back with `release(_:)`.
     public struct Lease: Sendable, Hashable {
@@ -41,31 +45,17 @@ public actor LoadBalancer {
         var timer: Task<Void, Never>?
     }
 
-    /// A reference, so the hot path mutates it in place without copying its queue.
-    final class Lane {
-        var limit: Int
-        var inFlight = 0
-        var queue: WaitQueue<Waiter>
-        init(limit: Int, queue: WaitQueue<Waiter>) { self.limit = limit; self.queue = queue }
-
-        /// Takes a slot if one is free and nobody waits ahead.
-        func takeFreeSlot() -> Bool {
-            guard inFlight < limit, queue.isEmpty else { return false }
-            inFlight += 1
-            return true
-        }
-    }
-
-    private var lanes: [ProviderID: Lane] = [:]
-    private var outstanding: Set<UInt64> = []
-    private var nextID: UInt64 = 0
-    public private(set) var statistics = Statistics()
+    private let slots: SlotTable
+    /// Waiters per provider (actor state; their number is mirrored in `slots`).
+    private var queues: [ProviderID: WaitQueue<Waiter>] = [:]
     private let defaultLimit: Int
     private let policy: QueuePolicy
     private let clock: ClockSource
     private let reporter: QueueReporter?
     private let reportInterval: Duration
-    private var lastReport: Duration?
+
+    /// Lifetime counts of how slot requests ended.
+    public var statistics: Statistics { slots.statistics }
 
     /// - Parameters:
     ///   - reportInterval: the least time between reports to `reporter`; `flushReports()` forces one.
@@ -74,138 +64,161 @@ public actor LoadBalancer {
                 reporter: QueueReporter? = nil) {
         self.defaultLimit = max(1, defaultLimit); policy = queuePolicy; self.clock = ClockSource(clock)
         self.reporter = reporter; self.reportInterval = reportInterval
-        for (provider, limit) in limits {
-            lanes[provider] = Lane(limit: max(1, limit), queue: WaitQueue(capacity: queuePolicy.maxQueueLength))
-        }
+        slots = SlotTable(defaultLimit: self.defaultLimit, limits: limits)
     }
 
     /// Takes a slot on `provider`, waiting if none is free.
     /// - Throws: `.overloaded` when the wait queue is full, `.queueTimeout` after the queue timeout,
     ///   `.cancelled` when the task is cancelled while waiting.
-    public func acquire(_ provider: ProviderID, priority: Priority = .normal) async throws(SwitchboardError) -> Lease {
+    public nonisolated func acquire(_ provider: ProviderID, priority: Priority = .normal) async throws(SwitchboardError) -> Lease {
         if Task.isCancelled { throw .cancelled }
-        nextID &+= 1
-        let id = nextID
-        let lane = self.lane(provider)
-        if lane.takeFreeSlot() {
-            statistics.immediate += 1
-            outstanding.insert(id)
-            return Lease(provider: provider, id: id, queueWait: .zero)
-        }
-        guard lane.queue.count < policy.maxQueueLength else {
-            statistics.overloaded += 1
-            throw .overloaded(provider)
-        }
-        let enqueuedAt = clock.now()
-        let result = await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Result<Lease, SwitchboardError>, Never>) in
-                if Task.isCancelled {
-                    statistics.cancelled += 1
-                    continuation.resume(returning: .failure(.cancelled)); return
-                }
-                var timer: Task<Void, Never>?
-                if let timeout = policy.timeout {
-                    let clock = clock
-                    timer = Task { [weak self] in
-                        guard (try? await clock.sleep(for: timeout)) != nil else { return }
-                        await self?.expire(id, on: provider, with: .queueTimeout(provider))
-                    }
-                }
-                let waiter = Waiter(continuation: continuation, enqueuedAt: enqueuedAt, timer: timer)
-                if !lane.queue.enqueue(waiter, id: id, priority: priority) {
-                    timer?.cancel()
-                    statistics.overloaded += 1
-                    continuation.resume(returning: .failure(.overloaded(provider)))
-                }
-            }
-        } onCancel: {
-            Task { await self.expire(id, on: provider, with: .cancelled) }
-        }
-        await reportIfDue()
-        return try result.get()
+        if let id = slots.takeFreeSlot(provider) { return Lease(provider: provider, id: id, queueWait: .zero) }
+        return try await acquireWaiting(provider, priority: priority).get()
     }
 
     /// A slot on `provider` if one is free now and nobody waits for it; nil otherwise (a hedge call is
     /// opportunistic: it never queues behind other requests).
-    public func tryAcquire(_ provider: ProviderID) -> Lease? {
-        let lane = self.lane(provider)
-        guard lane.queue.isEmpty, lane.takeFreeSlot() else { return nil }
-        nextID &+= 1
-        statistics.immediate += 1
-        outstanding.insert(nextID)
-        return Lease(provider: provider, id: nextID, queueWait: .zero)
+    public nonisolated func tryAcquire(_ provider: ProviderID) -> Lease? {
+        slots.takeFreeSlot(provider).map { Lease(provider: provider, id: $0, queueWait: .zero) }
     }
 
     /// Gives a slot back and hands it to the next waiter, if any. Releasing twice is harmless.
-    public func release(_ lease: Lease) async {
-        guard outstanding.remove(lease.id) != nil else { return }
-        let lane = self.lane(lease.provider)
-        lane.inFlight -= 1
-        if !lane.queue.isEmpty { grantWaiters(on: lease.provider) }
+    public nonisolated func release(_ lease: Lease) async {
+        switch slots.release(lease.id, on: lease.provider) {
+        case .ignored: return
+        case .freed: break
+        case .freedWithWaiters: await grantWaiters(on: lease.provider)
+        }
         await reportIfDue()
     }
 
     /// Sets the number of slots of `provider` (at least 1); waiters are admitted at once if it grew.
     /// Calls in flight above a lowered limit finish normally.
     public func setLimit(_ limit: Int, for provider: ProviderID) {
-        lane(provider).limit = max(1, limit)
+        slots.state.withLock { state in state.withLane(provider) { $0.limit = max(1, limit) } }
         grantWaiters(on: provider)
     }
 
-    public func limit(for provider: ProviderID) -> Int { lanes[provider]?.limit ?? defaultLimit }
+    public func limit(for provider: ProviderID) -> Int { slots.counts(provider)?.limit ?? defaultLimit }
 
     public func status(of provider: ProviderID) -> Status {
-        guard let lane = lanes[provider] else { return Status(inFlight: 0, queued: 0, limit: defaultLimit) }
-        return Status(inFlight: lane.inFlight, queued: lane.queue.count, limit: lane.limit)
+        guard let counts = slots.counts(provider) else { return Status(inFlight: 0, queued: 0, limit: defaultLimit) }
+        return Status(inFlight: counts.inFlight, queued: counts.waiting, limit: counts.limit)
     }
 
     public func statuses() -> [ProviderID: Status] {
-        lanes.mapValues { Status(inFlight: $0.inFlight, queued: $0.queue.count, limit: $0.limit) }
+        slots.allCounts().mapValues { Status(inFlight: $0.inFlight, queued: $0.waiting, limit: $0.limit) }
     }
 
     /// Slots held across all providers.
-    public var totalInFlight: Int { lanes.values.reduce(0) { $0 + $1.inFlight } }
+    public var totalInFlight: Int { slots.allCounts().values.reduce(0) { $0 + $1.inFlight } }
     /// Waiters across all providers.
-    public var totalQueued: Int { lanes.values.reduce(0) { $0 + $1.queue.count } }
+    public var totalQueued: Int { slots.allCounts().values.reduce(0) { $0 + $1.waiting } }
 
     /// Reports every provider's queue now.
     public func flushReports() async {
         guard let reporter else { return }
-        lastReport = clock.now()
-        for (provider, lane) in lanes { await reporter(provider, lane.queue.count, lane.inFlight, lane.limit) }
+        let lanes = slots.state.withLock { state in
+            state.lastReport = clock.now()
+            return state.lanes
+        }
+        for (provider, counts) in lanes { await reporter(provider, counts.waiting, counts.inFlight, counts.limit) }
     }
 
-    private func reportIfDue() async {
-        guard reporter != nil else { return }
-        let now = clock.now()
-        if let lastReport, now - lastReport < reportInterval { return }
+    private nonisolated func reportIfDue() async {
+        guard reporter != nil, slots.claimReport(at: clock.now(), interval: reportInterval) else { return }
         await flushReports()
     }
 
-    private func lane(_ provider: ProviderID) -> Lane {
-        if let lane = lanes[provider] { return lane }
-        let lane = Lane(limit: defaultLimit, queue: WaitQueue(capacity: policy.maxQueueLength))
-        lanes[provider] = lane
-        return lane
+    /// The slow path: no free slot (or waiters ahead), so wait in the provider's queue.
+    private func acquireWaiting(_ provider: ProviderID, priority: Priority) async -> Result<Lease, SwitchboardError> {
+        let enqueuedAt = clock.now()
+        let id = slots.state.withLock { $0.nextLeaseID() }
+        let result = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Result<Lease, SwitchboardError>, Never>) in
+                enqueue(continuation, id: id, provider: provider, priority: priority, enqueuedAt: enqueuedAt)
+            }
+        } onCancel: {
+            Task { await self.expire(id, on: provider, with: .cancelled) }
+        }
+        await reportIfDue()
+        return result
     }
 
+    /// Runs on the actor, inside the continuation: checks again under the lock (a slot may have been
+    /// freed since the fast path looked), then serves at once, refuses, or queues the waiter.
+    private func enqueue(_ continuation: CheckedContinuation<Result<Lease, SwitchboardError>, Never>, id: UInt64,
+                         provider: ProviderID, priority: Priority, enqueuedAt: Duration) {
+        if Task.isCancelled {
+            slots.state.withLock { $0.statistics.cancelled += 1 }
+            continuation.resume(returning: .failure(.cancelled)); return
+        }
+        var timer: Task<Void, Never>?
+        if let timeout = policy.timeout {
+            let clock = clock
+            timer = Task { [weak self] in
+                guard (try? await clock.sleep(for: timeout)) != nil else { return }
+                await self?.expire(id, on: provider, with: .queueTimeout(provider))
+            }
+        }
+        let waiter = Waiter(continuation: continuation, enqueuedAt: enqueuedAt, timer: timer)
+        let maxQueueLength = policy.maxQueueLength
+        enum Decision { case serve, overloaded, queued }
+        let decision = slots.state.withLock { state -> Decision in
+            state.withLane(provider) { counts in
+                if counts.hasFreeSlot { counts.inFlight += 1; return .serve }
+                guard counts.waiting < maxQueueLength,
+                      queues[provider, default: WaitQueue(capacity: maxQueueLength)]
+                        .enqueue(waiter, id: id, priority: priority) else { return .overloaded }
+                counts.waiting += 1
+                return .queued
+            }
+        }
+        switch decision {
+        case .queued: return
+        case .serve:
+            timer?.cancel()
+            slots.state.withLock { state in state.statistics.immediate += 1; state.outstanding.insert(id) }
+            continuation.resume(returning: .success(Lease(provider: provider, id: id, queueWait: clock.now() - enqueuedAt)))
+        case .overloaded:
+            timer?.cancel()
+            slots.state.withLock { $0.statistics.overloaded += 1 }
+            continuation.resume(returning: .failure(.overloaded(provider)))
+        }
+    }
+
+    /// Hands free slots of `provider` to its waiters, highest priority first.
     private func grantWaiters(on provider: ProviderID) {
-        let lane = self.lane(provider)
-        while lane.inFlight < lane.limit, let (id, waiter) = lane.queue.dequeue() {
-            lane.inFlight += 1
-            statistics.afterWaiting += 1
-            outstanding.insert(id)
+        let granted = slots.state.withLock { state -> [(UInt64, Waiter)] in
+            var granted: [(UInt64, Waiter)] = []
+            state.withLane(provider) { counts in
+                while counts.inFlight < counts.limit, let (id, waiter) = queues[provider]?.dequeue() {
+                    counts.inFlight += 1
+                    counts.waiting -= 1
+                    granted.append((id, waiter))
+                }
+            }
+            state.statistics.afterWaiting += granted.count
+            for (id, _) in granted { state.outstanding.insert(id) }
+            return granted
+        }
+        let now = clock.now()
+        for (id, waiter) in granted {
             waiter.timer?.cancel()
-            let wait = clock.now() - waiter.enqueuedAt
-            waiter.continuation.resume(returning: .success(Lease(provider: provider, id: id, queueWait: wait)))
+            waiter.continuation.resume(returning: .success(Lease(provider: provider, id: id, queueWait: now - waiter.enqueuedAt)))
         }
     }
 
     /// Removes a waiter that timed out or was cancelled; no-op if it already got its slot.
     private func expire(_ id: UInt64, on provider: ProviderID, with error: SwitchboardError) {
-        guard let waiter = lanes[provider]?.queue.remove(id: id) else { return }
-        waiter.timer?.cancel()
-        if error == .cancelled { statistics.cancelled += 1 } else { statistics.timedOut += 1 }
-        waiter.continuation.resume(returning: .failure(error))
+        let removed = slots.state.withLock { state -> Waiter? in
+            guard let waiter = queues[provider]?.remove(id: id) else { return nil }
+            state.withLane(provider) { $0.waiting -= 1 }
+            if error == .cancelled { state.statistics.cancelled += 1 } else { state.statistics.timedOut += 1 }
+            return waiter
+        }
+        guard let removed else { return }
+        removed.timer?.cancel()
+        removed.continuation.resume(returning: .failure(error))
     }
 }

@@ -3,6 +3,9 @@ import SwitchboardCore
 
 /// Collects call records per provider: lifetime counters, a sliding window of recent calls (percentiles
 /// computed on demand) and queue figures. Recording is O(1); snapshots are computed when asked for.
+///
+/// Two ways in: `record(_:)` (a message, awaited) and `submit(_:)` (fire and forget, the coordinator's
+/// hot path: appended to an inbox that the actor drains in batches and always before it reads its figures).
 public actor MetricsActor {
     private struct ProviderState {
         var window: CallWindow
@@ -22,10 +25,13 @@ public actor MetricsActor {
     private var nextSubscriberID = 0
     private var publishPending = false
     private var isFinished = false
+    private nonisolated let inbox: MetricsInbox
 
+    /// - Parameter batchSize: submitted records kept before the actor is asked to take them.
     public init(windowSize: Int = 512, clock: some Clock<Duration> = ContinuousClock(),
-                healthPolicy: HealthPolicy = HealthPolicy()) {
+                healthPolicy: HealthPolicy = HealthPolicy(), batchSize: Int = 256) {
         self.windowSize = max(1, windowSize)
+        inbox = MetricsInbox(batchSize: batchSize)
         self.clock = ClockSource(clock)
         self.healthPolicy = healthPolicy
     }
@@ -35,6 +41,22 @@ public actor MetricsActor {
     }
 
     public func record(_ record: CallRecord) {
+        drainInbox()  // keeps records in the order they were made
+        apply(record)
+    }
+
+    /// Records `record` without waiting for the actor: no suspension, no hop. Every read of the metrics
+    /// (`snapshot()`, `metrics(for:)`, `snapshots()`, `exportJSON()`) includes it.
+    public nonisolated func submit(_ record: CallRecord) {
+        if inbox.append(record) { Task { await self.drainInbox() } }
+    }
+
+    /// Applies every submitted record now.
+    public func drainInbox() {
+        for record in inbox.take() { apply(record) }
+    }
+
+    private func apply(_ record: CallRecord) {
         update(record.provider) { state in
             state.window.append(record)
             state.statistics = nil
@@ -70,6 +92,7 @@ public actor MetricsActor {
     }
 
     public func snapshot() -> MetricsSnapshot {
+        drainInbox()
         var result: [ProviderID: ProviderMetrics] = [:]
         result.reserveCapacity(providers.count)
         for id in providers.keys { result[id] = metrics(id) }
@@ -77,7 +100,8 @@ public actor MetricsActor {
     }
 
     public func metrics(for provider: ProviderID) -> ProviderMetrics? {
-        metrics(provider)
+        drainInbox()
+        return metrics(provider)
     }
 
     /// The current snapshot first, then one after changes (coalesced: a slow reader sees the newest).
@@ -88,6 +112,7 @@ public actor MetricsActor {
         let id = nextSubscriberID
         nextSubscriberID += 1
         subscribers[id] = continuation
+        inbox.setHasSubscribers(true)
         continuation.onTermination = { [weak self] _ in
             Task { await self?.removeSubscriber(id) }
         }
@@ -100,6 +125,7 @@ public actor MetricsActor {
         isFinished = true
         let finishing = subscribers.values
         subscribers.removeAll()
+        inbox.setHasSubscribers(false)
         for continuation in finishing { continuation.finish() }
     }
 
@@ -149,5 +175,6 @@ public actor MetricsActor {
 
     private func removeSubscriber(_ id: Int) {
         subscribers[id] = nil
+        inbox.setHasSubscribers(!subscribers.isEmpty)
     }
 }

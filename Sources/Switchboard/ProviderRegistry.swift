@@ -23,6 +23,9 @@ struct ProviderRegistry {
     private var byID: [ProviderID: Entry] = [:]
     /// Registration order, for stable iteration.
     private(set) var entries: [Entry] = []
+    /// The oldest availability read over all providers (nil: one was never read), kept so the hot
+    /// path checks the refresh interval with one comparison. Refreshed by `availabilityChanged()`.
+    private(set) var oldestAvailabilityCheck: Duration? = .nanoseconds(Int64.max)
 
     var order: [ProviderID] { entries.map(\.id) }
 
@@ -31,11 +34,23 @@ struct ProviderRegistry {
         let entry = Entry(provider: provider, breaker: breaker)
         if let index = entries.firstIndex(where: { $0.id == entry.id }) { entries[index] = entry } else { entries.append(entry) }
         byID[entry.id] = entry
+        availabilityChanged()
     }
 
     mutating func unregister(_ id: ProviderID) {
         guard byID.removeValue(forKey: id) != nil else { return }
         entries.removeAll { $0.id == id }
+        availabilityChanged()
+    }
+
+    /// Recomputes `oldestAvailabilityCheck` after an entry's check time changed.
+    mutating func availabilityChanged() {
+        var oldest: Duration? = .nanoseconds(Int64.max)  // no providers: nothing to refresh
+        for entry in entries {
+            guard let checked = entry.availabilityCheckedAt else { oldest = nil; break }
+            if let current = oldest, checked < current { oldest = checked }
+        }
+        oldestAvailabilityCheck = oldest
     }
 
     subscript(id: ProviderID) -> Entry? { byID[id] }

@@ -123,7 +123,7 @@ struct RealModelTests {
         let coordinator = Coordinator(providers: [provider, large],
                                       configuration: SwitchboardConfiguration(concurrency: [provider.id: 1]))
         let request = GenerationRequest(prompt: digits, maxTokens: 4000, preferredProviders: [provider.id])
-        let estimate = await coordinator.analyzer.analyze(request).estimatedPromptTokens
+        let estimate = coordinator.analyzer.analyze(request).estimatedPromptTokens
         let actual = tokenizer.encode(digits, addBOS: true).count
         try #require(estimate + 4000 <= 8192 && actual + 4000 > 8192)
         var fallbackReason: ProviderError?

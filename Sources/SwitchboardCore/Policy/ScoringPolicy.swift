@@ -114,15 +114,16 @@ public struct ScoringPolicy: Sendable, Hashable {
     public func rank(_ candidates: [ProviderCandidate], request: GenerationRequest, analysis: RequestAnalysis,
                      device: DeviceState) -> [ProviderCandidate] {
         if candidates.count <= 1 { return candidates }
-        var scored = candidates.map { ($0, score($0, request: request, analysis: analysis, device: device).total) }
+        // Sorts indices, not the candidates (large values), and looks each preferred position up once.
+        let totals = candidates.map { score($0, request: request, analysis: analysis, device: device).total }
         let preferred = request.preferredProviders
-        scored.sort { a, b in
-            let pa = preferred.firstIndex(of: a.0.id) ?? Int.max
-            let pb = preferred.firstIndex(of: b.0.id) ?? Int.max
-            if pa != pb { return pa < pb }
-            if a.1 != b.1 { return a.1 > b.1 }
-            return a.0.id < b.0.id
+        let positions = preferred.isEmpty ? [] : candidates.map { preferred.firstIndex(of: $0.id) ?? Int.max }
+        var order = Array(candidates.indices)
+        order.sort { a, b in
+            if !positions.isEmpty, positions[a] != positions[b] { return positions[a] < positions[b] }
+            if totals[a] != totals[b] { return totals[a] > totals[b] }
+            return candidates[a].id < candidates[b].id
         }
-        return scored.map(\.0)
+        return order.map { candidates[$0] }
     }
 }
