@@ -35,11 +35,13 @@ enum ChaosRun {
     ///   whole request timeout;
     /// - the retry budget keeps its default (20 % of requests + 3), the bound on extra load;
     /// - no cache: every request must reach a provider.
-    static func configuration(seed: UInt64) -> SwitchboardConfiguration {
+    /// - hedging only in the rows that say so (its extra calls count as attempts).
+    static func configuration(seed: UInt64, hedged: Bool = false) -> SwitchboardConfiguration {
         SwitchboardConfiguration(
             retry: RetryPolicy(maxAttemptsPerProvider: 2, maxAttempts: 2 * remoteIDs.count + 1),
             breaker: CircuitBreaker.Configuration(consecutiveFailures: 3, openDuration: .seconds(20)),
-            cacheEnabled: false, seed: seed, defaultLatencyBudget: .seconds(60))
+            cacheEnabled: false, seed: seed, defaultLatencyBudget: .seconds(60),
+            hedging: HedgingPolicy(enabled: hedged))
     }
 
     static func run(_ scenario: ChaosScenario, local: any Provider, settings: ChaosSettings) async throws -> ChaosRow {
@@ -60,7 +62,7 @@ enum ChaosRun {
         let remotes = zip(remoteIDs, servers).map { id, server in
             OpenAICompatibleProvider(.init(id: id, baseURL: server.baseURL, model: "chaos", settings: remoteSettings(settings)))
         }
-        let coordinator = Coordinator(providers: [local] + remotes, configuration: configuration(seed: settings.seed))
+        let coordinator = Coordinator(providers: [local] + remotes, configuration: configuration(seed: settings.seed, hedged: scenario.hedged))
         let clock = ContinuousClock()
         let started = clock.now
         let outcomes = await ChaosRunner.run(count: settings.requests, concurrency: settings.concurrency, on: coordinator,

@@ -15,6 +15,8 @@ struct ChaosScenario: Sendable, Hashable {
     var fault: ChatFault?
     var rate: Double
     var remotes: [Remote]
+    /// Hedged requests on (`HedgingPolicy(enabled: true)`): a slow remote gets a second one beside it.
+    var hedged = false
 
     static let remoteCount = 3
     static let rates: [Double] = [0.02, 0.10, 0.50, 1.0]
@@ -54,7 +56,14 @@ struct ChaosScenario: Sendable, Hashable {
             if !full, defaultFullFailure.contains(fault) { rates.append(1.0) }
             for rate in rates.sorted() { rows.append(uniform(fault, rate: rate, seed: seed &+ UInt64(index) &* 104_729)) }
         }
-        return rows + [oneDead(), allDead()]
+        // Hedging against remotes that never answer: the stall is raced instead of waited out.
+        let hedgedRows = [0.10, 0.50].map { rate in
+            var row = uniform(.timeout, rate: rate, seed: seed &+ 31)
+            row.name += " hedged"
+            row.hedged = true
+            return row
+        }
+        return rows + hedgedRows + [oneDead(), allDead()]
     }
 
     /// Whether every remote fails every request (the retry-budget figure applies).
