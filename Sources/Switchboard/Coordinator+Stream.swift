@@ -2,22 +2,20 @@ import SwitchboardCore
 
 extension Coordinator {
     /// Answers `request` as a stream of events: `analyzed` → `providerChosen` → `token`* →
-    /// (`fallback` → `providerChosen` → `token`*)* → exactly one `completed` or `failed`, then the
-    /// stream ends. A cache hit yields `analyzed`, the cached text as one `token`, then `completed`.
-    /// Ending the iteration early cancels the request (counted as cancelled).
+    /// ((`fallback` | `resumed`) → `providerChosen` → `token`*)* → exactly one `completed` or `failed`,
+    /// then the stream ends (`hedged` where a hedge started). A cache hit yields `analyzed`, the cached
+    /// text as one `token`, then `completed`. Ending the iteration early (a `break`, or cancelling the
+    /// iterating task) cancels the request, counted as cancelled.
     ///
-    /// Once a token has been yielded, a failure is final (`failedMidStream`): the caller has seen the
-    /// text, so a retry would repeat it. The buffer holds at most the request's events, which are
-    /// bounded by `maxTokens` and the attempt cap.
-    public nonisolated func stream(_ request: GenerationRequest) -> AsyncStream<SwitchboardEvent> {
-        let (stream, continuation) = AsyncStream<SwitchboardEvent>.makeStream()
-        let task = Task {
+    /// A failure after tokens reached the caller is resumed on the same or the next eligible provider,
+    /// which continues the text (`resumed`); past `maxResumes` it is final (`failedMidStream`). The
+    /// buffer holds at most the request's events, which are bounded by `maxTokens` and the attempt cap.
+    public nonisolated func stream(_ request: GenerationRequest) -> SwitchboardEventStream {
+        SwitchboardEventStream { continuation in
             // Analyzed in this task before it enters the coordinator (no hop, in parallel with others).
             let analysis = Self.validate(request) == nil ? self.analyze(request) : nil
             await self.run(request, analysis: analysis, events: EventSink(continuation: continuation))
         }
-        continuation.onTermination = { _ in task.cancel() }
-        return stream
     }
 
     private func run(_ request: GenerationRequest, analysis: RequestAnalysis?, events: EventSink) async {

@@ -55,12 +55,11 @@ extension Session {
     }
 
     /// `streamResponse` of a session with tools: the loop's events, then one terminal event.
-    func streamUsingTools(_ prompt: String, maxTokens: Int) -> AsyncStream<SwitchboardEvent> {
+    func streamUsingTools(_ prompt: String, maxTokens: Int) -> SwitchboardEventStream {
         // Each round streams at most its tokens plus a few events, and one call and result per call.
         let perRound = Swift.max(1, maxTokens).saturatingAdd(16).saturatingAdd(2 * 256)
         let bound = perRound.saturatingMultiply(maxToolRounds.saturatingAdd(1))
-        let (output, continuation) = AsyncStream.makeStream(of: SwitchboardEvent.self, bufferingPolicy: .bufferingOldest(bound))
-        let task = Task {
+        return SwitchboardEventStream(bufferingPolicy: .bufferingOldest(bound)) { continuation in
             let sink = EventSink(continuation: continuation)
             do {
                 sink.yield(.completed(try await self.respondUsingTools(to: prompt, events: sink)))
@@ -69,10 +68,7 @@ extension Session {
             } catch {
                 sink.yield(.failed(Task.isCancelled ? .cancelled : .invalidRequest("\(error)")))
             }
-            continuation.finish()
         }
-        continuation.onTermination = { _ in task.cancel() }
-        return output
     }
 
     /// The transcript as native messages: consecutive calls (after any text the model wrote with

@@ -76,20 +76,16 @@ public actor Session {
     /// `respond`, as events: the same stream `Coordinator.stream` gives, recorded in the transcript
     /// when it completes. With tools, every round's events come through, with a `toolCall` for each
     /// call and a `toolResult` for each result, and one `completed` (or `failed`) at the end.
-    public func streamResponse(to prompt: String) throws -> AsyncStream<SwitchboardEvent> {
+    public func streamResponse(to prompt: String) throws -> SwitchboardEventStream {
         let request = try request(for: prompt)
         if !tools.isEmpty { return streamUsingTools(prompt, maxTokens: request.maxTokens) }
-        let (output, continuation) = AsyncStream.makeStream(of: SwitchboardEvent.self, bufferingPolicy: .bufferingOldest(max(1, request.maxTokens) + 16))
-        let upstream = coordinator.stream(request)
-        let task = Task {
-            for await event in upstream {
-                if case .completed(let response) = event { self.record(prompt: prompt, response: response) }
+        let coordinator = coordinator
+        return SwitchboardEventStream(bufferingPolicy: .bufferingOldest(max(1, request.maxTokens) + 16)) { continuation in
+            for await event in coordinator.stream(request) {
+                if case .completed(let response) = event { await self.record(prompt: prompt, response: response) }
                 continuation.yield(event)
             }
-            continuation.finish()
         }
-        continuation.onTermination = { _ in task.cancel() }
-        return output
     }
 
     /// Loads what the next turn will need (a local model), so the first answer does not wait for it.

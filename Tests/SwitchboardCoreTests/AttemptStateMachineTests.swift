@@ -90,15 +90,17 @@ struct AttemptStateMachineTests {
         #expect(machine.delivered == "ab")
     }
 
-    @Test("A resume takes a retry from the budget; with none left the failure is final")
-    mutating func resumeNeedsBudget() {
+    @Test("A resume is charged to the retry budget; with none left it goes to the next provider, not the same one")
+    mutating func resumeChargesBudget() {
         var empty = RetryBudget(ratio: 0, minimumRetries: 0)
-        var machine = Self.machine([Self.remote, Self.local])
+        var machine = Self.machine([Self.remote, Self.local], retry: RetryPolicy(maxAttemptsPerProvider: 2))
         _ = machine.start(now: .zero)
         _ = machine.admitted(queueWait: .zero)
-        let end = machine.callFinished(.init(result: .failure(.transport("reset")), text: "a", tokens: 1, now: .zero),
-                                       budget: &empty, random: &random)
-        #expect(Self.failure(end) == .failedMidStream(AttemptFailure(provider: "remote", error: .transport("reset"))))
+        let next = machine.callFinished(.init(result: .failure(.transport("reset")), text: "a", tokens: 1, now: .zero),
+                                        budget: &empty, random: &random)
+        #expect(Self.acquired(next) == "local", "no budget for a retry here: resumed on the next provider")
+        #expect(empty.usage(at: .zero).retries == 1)
+        #expect(Self.plan(machine.admitted(queueWait: .zero))?.answerPrefix == "a")
     }
 
     @Test("Without a stream (respond) a failed call's text is dropped and the next call starts over")

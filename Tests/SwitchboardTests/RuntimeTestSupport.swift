@@ -39,7 +39,7 @@ enum Fixture {
 
 extension Fixture {
     /// Collects a stream's events.
-    static func collect(_ stream: AsyncStream<SwitchboardEvent>) async -> [SwitchboardEvent] {
+    static func collect(_ stream: some AsyncSequence<SwitchboardEvent, Never>) async -> [SwitchboardEvent] {
         var events: [SwitchboardEvent] = []
         for await event in stream { events.append(event) }
         return events

@@ -44,8 +44,9 @@ extension AttemptStateMachine {
     }
 
     /// The call on the current provider ended. A failure after text reached the caller is resumed
-    /// (on the same provider after a backoff, or the next one) while `maxResumes` and the retry
-    /// budget allow; otherwise the retry policy decides as for any failure.
+    /// (on the same provider after a backoff, which needs room in the retry budget, or on the next
+    /// one, which is charged to it) while `maxResumes` allows; otherwise the retry policy decides as
+    /// for any failure.
     public mutating func callFinished(_ report: CallReport, budget: inout RetryBudget,
                                       random: inout SeededRandom) -> Action {
         guard let id = currentProvider else { return .finish(.failure(exhausted())) }
@@ -84,9 +85,9 @@ extension AttemptStateMachine {
             return .retry(after: delay)
         case .fallback(let minimum):
             if isResume {
-                guard resumes < maxResumes, budget.withdraw(at: report.now) else {
-                    return .finish(.failure(.failedMidStream(failure)))
-                }
+                guard resumes < maxResumes else { return .finish(.failure(.failedMidStream(failure))) }
+                // Charged, never refused: like a fallback it adds no load to the failed provider.
+                budget.charge(at: report.now)
                 resumes += 1
             }
             if let minimum { minimumContext = max(minimumContext ?? 0, minimum) }

@@ -26,6 +26,12 @@ public struct RetryBudget: Sendable, Hashable {
         return true
     }
 
+    /// Counts one retry whether or not the budget has room: a resume on another provider adds no
+    /// load to the failed one (like a fallback), so it is not refused, but later retries see it.
+    public mutating func charge(at now: Duration) {
+        counter.addSecond(at: now)
+    }
+
     public func usage(at now: Duration) -> (requests: Int, retries: Int) {
         let t = counter.totals(at: now)
         return (t.first, t.second)
