@@ -1,4 +1,5 @@
 import Foundation
+import SwitchboardCore
 
 /// The OpenAI Chat Completions replies `FaultyChatServer` sends: a healthy answer (an SSE stream or
 /// one JSON document) or the same broken by a `ChatFault`.
@@ -73,20 +74,6 @@ public struct ChatFaultReplies: Sendable {
         #"{"error":{"message":\#(Self.quoted(message)),"type":\#(Self.quoted(type))}}"#
     }
 
-    /// A JSON string literal.
-    static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
-    }
+    /// A JSON string literal (the core's escaping).
+    static func quoted(_ text: String) -> String { GeneratedContent.quoted(text) }
 }
