@@ -69,7 +69,7 @@ extension Coordinator {
             streaming: events != nil, maxResumes: configuration.maxResumes,
             deadline: budget.map { start + $0 }, skipped: ineligible)
         var run = AttemptRun(start: start, machine: machine)
-        let result = await attempt(ranked, request: request, analysis: analysis, run: &run, events: events)
+        let result = await attempt(request, analysis: analysis, run: &run, events: events)
         trace.excluded = run.machine.skipped
         trace.attempts = run.machine.audit
         if case .success(let response) = result, let cacheKey, analysis.privacy < .sensitive {
@@ -88,7 +88,7 @@ extension Coordinator {
 
     /// Tries the candidates in order, retrying, falling back and resuming as the state machine
     /// decides; this loop only performs its actions (slots, calls, sleeps) and reports back.
-    func attempt(_ ranked: [ProviderCandidate], request: GenerationRequest, analysis: RequestAnalysis,
+    func attempt(_ request: GenerationRequest, analysis: RequestAnalysis,
                  run: inout AttemptRun, events: EventSink?) async -> Result<GenerationResponse, SwitchboardError> {
         var action = run.machine.start(now: clock.now())
         var lease: LoadBalancer.Lease?
