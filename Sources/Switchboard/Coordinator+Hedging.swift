@@ -47,16 +47,17 @@ extension Coordinator {
             guard (try? await clock.sleep(for: hedge.delay)) != nil else { return }
             signal.yield(.hedgeDue)
         }
+        // The deadline holds for the whole call, the winner's streaming included.
         let deadlineTimer = run.machine.deadline.map { deadline in
             Task {
                 guard (try? await clock.sleep(for: deadline - clock.now())) != nil else { return }
+                lanes.cancel()
                 signal.yield(.deadline)
             }
         }
         var hedgeLease: LoadBalancer.Lease?
         var finished: Set<Int> = []
         var winner: Int?
-        var timedOut = false
         await withTaskCancellationHandler {
             race: for await event in signals {
                 switch event {
@@ -74,8 +75,6 @@ extension Coordinator {
                     hedgeRequest.attempt = run.machine.totalAttempts
                     start(1, await hedge.provider.generate(hedgeRequest))
                 case .deadline:
-                    timedOut = true
-                    lanes.cancel()
                     break race
                 }
             }
@@ -83,20 +82,22 @@ extension Coordinator {
             lanes.cancel()
         }
         hedgeTimer.cancel()
-        deadlineTimer?.cancel()
-        signal.finish()
 
         // The loser first, so its slot is free while the winner still streams.
         var outcomes: [Int: CallOutcome] = [:]
         for lane in winner == 1 ? [0, 1] : [1, 0] {
             guard let task = lanes.task(lane) else { continue }
             var outcome = await task.value
-            if timedOut, case .failure = outcome.result, !Task.isCancelled { outcome.result = .failure(.timeout) }
+            if let deadline = run.machine.deadline, clock.now() >= deadline, case .failure = outcome.result, !Task.isCancelled {
+                outcome.result = .failure(.timeout)
+            }
             outcomes[lane] = outcome
             let (provider, held) = lane == 0 ? (primary.id, lease) : (hedge.provider.id, hedgeLease ?? lease)
             await loadBalancer.release(held)
             await record(outcome, provider: provider, queueWait: held.queueWait, isFallback: lane == 0 ? isFallback : true)
         }
+        deadlineTimer?.cancel()
+        signal.finish()
         let primaryOutcome = outcomes[0] ?? CallOutcome(started: clock.now(), ended: clock.now())
         guard let hedgeOutcome = outcomes[1] else { return (primary.id, primaryOutcome) }
         let succeeded: (CallOutcome) -> Bool = { if case .success = $0.result { true } else { false } }

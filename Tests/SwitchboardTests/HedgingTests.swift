@@ -102,4 +102,20 @@ struct HedgingTests {
         await #expect(throws: SwitchboardError.self) { try await coordinator.respond(to: request) }
         #expect(await fast.callCount == 1)
     }
+
+    @Test("The latency budget holds for a hedged call: a winner that streams past it is cut off")
+    func deadlineCoversTheWinner() async throws {
+        let slow = Self.provider("slow", firstToken: .seconds(30))
+        let dripping = ScriptedProvider(id: "dripping", capabilities: ProviderCapabilities(isOnDevice: true, maxContextTokens: 8192),
+                                        output: .tokens(["one", " two"]), tokenInterval: .seconds(30))
+        let coordinator = Coordinator(providers: [slow, dripping], configuration: Self.configuration())
+        var request = GenerationRequest(prompt: "hi", preferredProviders: ["slow", "dripping"])
+        request.latencyBudget = .milliseconds(300)
+        let clock = ContinuousClock()
+        let started = clock.now
+        await #expect(throws: SwitchboardError.deadlineExceeded) { try await coordinator.respond(to: request) }
+        #expect(started.duration(to: clock.now) < .seconds(10))
+        #expect(await Fixture.eventually { await slow.activeStreams == 0 })
+        #expect(await Fixture.eventually { await dripping.activeStreams == 0 })
+    }
 }
