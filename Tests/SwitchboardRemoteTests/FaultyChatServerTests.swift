@@ -12,9 +12,11 @@ struct FaultyChatServerTests {
     struct Run { var pieces: [String] = []; var error: ProviderError? }
 
     /// Deadlines generous enough for a busy machine; only the faults that never answer meet them
-    /// (`headTimeout` for `.timeout`, the 2 s token and idle timeouts for a stalled stream).
+    /// (`headTimeout` for `.timeout`, `tokenTimeout` (also the idle timeout) for a stalled stream;
+    /// generous otherwise, so a machine busy with the model suites still sees the reset first).
     static func run(_ fault: ChatFault?, streaming: Bool = true, prompt: String = "Say hello",
-                    markers: [String] = [], headTimeout: Duration = .seconds(20)) async throws -> (Run, FaultyChatServer.Counts) {
+                    markers: [String] = [], headTimeout: Duration = .seconds(20),
+                    tokenTimeout: Duration = .seconds(15)) async throws -> (Run, FaultyChatServer.Counts) {
         // The reset waits long enough for the client to read the deltas first; stalls are cut by the
         // client's deadlines, not by the server.
         let server = try FaultyChatServer(plan: ChatFaultPlan(fault: fault, rate: 1),
@@ -22,7 +24,7 @@ struct FaultyChatServerTests {
                                           sensitiveMarkers: markers)
         defer { server.stop() }
         let settings = RemoteProviderSettings(streaming: streaming, requestTimeout: headTimeout,
-                                              idleTimeout: .seconds(2), tokenTimeout: .seconds(2))
+                                              idleTimeout: tokenTimeout, tokenTimeout: tokenTimeout)
         let provider = OpenAICompatibleProvider(.init(baseURL: server.baseURL, model: "chaos", settings: settings))
         var run = Run()
         let stream = await provider.generate(providerRequest(prompt))
@@ -82,7 +84,7 @@ struct FaultyChatServerTests {
     }
 
     @Test func aStalledStreamIsCutOffAfterItsFirstToken() async throws {
-        let (run, _) = try await Self.run(.stalledStream)
+        let (run, _) = try await Self.run(.stalledStream, tokenTimeout: .seconds(2))
         #expect(run.pieces == ["This"])
         switch run.error {
         case .tokenTimeout?, .timeout?: break

