@@ -40,7 +40,7 @@ public struct SwitchboardEventStream: AsyncSequence, Sendable {
 }
 
 /// Cancels a task when the last reference goes away (a dropped iterator).
-public final class CancelOnRelease: Sendable {
+final class CancelOnRelease: Sendable {
     private let task: Task<Void, Never>
     init(_ task: Task<Void, Never>) { self.task = task }
     deinit { task.cancel() }
