@@ -5,11 +5,12 @@ import SwitchboardLocal
 /// `switchboard-bench batch --model PATH --streams N --tokens T [--json]`: N concurrent requests with
 /// different prompts through the local provider (batch size N), after each prompt alone; prints the
 /// aggregate decode tokens/s of the concurrent run, the single-stream rate, time to first token
-/// p50/p99, whether every stream's text equals its single-stream run, and peak RSS.
+/// p50/p99, whether every stream's text equals its single-stream run, and peak RSS. `--kv-budget-mb`
+/// sets the engine's KV memory ceiling and checks peak RSS against model file + budget + 50 MB.
 struct BatchCommand: BenchCommand {
     static let name = "batch"
     static let summary = "N concurrent local requests, batched: aggregate vs single-stream tok/s; --json"
-    static let options: [BenchOption]? = [.integer("streams", 1...64), .integer("tokens", 1...4096), .flag("json")]
+    static let options: [BenchOption]? = [.integer("streams", 1...64), .integer("tokens", 1...4096), .integer("kv-budget-mb", 1...1_048_576), .flag("json")]
         + BenchOption.localModel
 
     static let topics = ["a dragon who learns to bake bread", "a lighthouse keeper and a storm", "a robot that paints sunsets",
@@ -25,8 +26,10 @@ struct BatchCommand: BenchCommand {
         }
         let path = arguments.string("model") ?? BenchLocalModel.chatPath(arguments)
         let configuration: ModelConfiguration = path.hasSuffix(ModelConfiguration.gemma3_270m.fileName) ? .gemma3_270m : .smolLM2_135mInstruct
+        let budgetMB = arguments.int("kv-budget-mb")
         let provider = LocalModelProvider(configuration: configuration, modelPath: path,
-                                          loader: LocalEngineLoader(threads: BenchLocalModel.threads(arguments), batchSize: streams),
+                                          loader: LocalEngineLoader(threads: BenchLocalModel.threads(arguments), batchSize: streams,
+                                                                    kvBudgetBytes: budgetMB.map { $0 << 20 }),
                                           idleTimeout: nil)
         guard await BenchLocalModel.load(provider, quiet: arguments.flag("json")) else { return 1 }
         let requests = (0..<streams).map { i in
@@ -53,7 +56,9 @@ struct BatchCommand: BenchCommand {
         let single = alone.map(\.decodeRate).sorted()[alone.count / 2]
         let ttfts = together.map { $0.firstToken * 1000 }.sorted()
         let identical = zip(alone, together).allSatisfy { $0.text == $1.text }
-        let result: [String: Any] = [
+        let fileMB = Double((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0) / 1_048_576
+        let peak = EngineSupport.peakRSSMegabytes()
+        var result: [String: Any] = [
             "model": configuration.id, "streams": streams, "tokens": tokens, "threads": BenchLocalModel.threads(arguments),
             "aggregate_tokens_per_second": EngineSupport.round1(aggregate),
             "single_stream_tokens_per_second": EngineSupport.round1(single),
@@ -62,15 +67,20 @@ struct BatchCommand: BenchCommand {
             "generated_tokens": together.map(\.tokens),
             "ttft_p50_ms": EngineSupport.round1(ttfts[ttfts.count / 2]),
             "ttft_p99_ms": EngineSupport.round1(ttfts[min(ttfts.count - 1, Int((Double(ttfts.count) * 0.99).rounded(.up)) - 1)]),
-            "identical": identical, "peak_rss_mb": EngineSupport.round1(EngineSupport.peakRSSMegabytes()),
+            "identical": identical, "peak_rss_mb": EngineSupport.round1(peak), "model_file_mb": EngineSupport.round1(fileMB),
         ]
+        if let budgetMB {
+            result["kv_budget_mb"] = budgetMB
+            result["peak_rss_within_budget"] = peak <= fileMB + Double(budgetMB) + 50
+        }
         if arguments.flag("json") {
             EngineSupport.printJSON(result)
         } else {
             print("batch: \(streams) streams × \(tokens) tokens on \(configuration.id): aggregate "
                   + String(format: "%.1f tok/s vs %.1f single-stream (%.2f×); ttft p50 %.0f ms, p99 %.0f ms; identical: %@; peak RSS %.0f MB",
                            aggregate, single, single > 0 ? aggregate / single : 0, ttfts[ttfts.count / 2], ttfts.last ?? 0,
-                           identical ? "yes" : "NO", EngineSupport.peakRSSMegabytes()))
+                           identical ? "yes" : "NO", peak)
+                  + (budgetMB.map { String(format: " (model file %.0f MB + KV budget %d MB + 50 = %.0f MB)", fileMB, $0, fileMB + Double($0) + 50) } ?? ""))
         }
         return identical ? 0 : 1
     }

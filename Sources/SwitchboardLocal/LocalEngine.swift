@@ -11,10 +11,10 @@ final class LocalEngine: LocalInferenceEngine {
     let threads: Int
     var concurrency: Int { generator.capacity }
 
-    init(model: LanguageModel, contextLength: Int, threads: Int, batchSize: Int, reusesPrefixes: Bool) {
+    init(model: LanguageModel, contextLength: Int, threads: Int, batchSize: Int, reusesPrefixes: Bool, kvBudgetBytes: Int? = nil) {
         self.model = model; self.contextLength = contextLength; self.threads = threads
         generator = BatchedGenerator(model: model, capacity: batchSize, contextLength: contextLength, threads: threads,
-                                     reusePrefixes: reusesPrefixes)
+                                     reusePrefixes: reusesPrefixes, kvBudgetBytes: kvBudgetBytes)
     }
 
     func tokenCount(of text: String, parseSpecial: Bool) -> Int {

@@ -11,11 +11,16 @@ public struct LocalEngineLoader: LocalEngineLoading {
     /// Keep finished requests' KV caches and start a request that begins with the same tokens (a
     /// conversation's next turn) from there.
     public var reusesPrefixes: Bool
+    /// Ceiling on KV cache memory, all generations together (bytes); nil: every batch slot a full
+    /// context. Requests that do not fit wait; one larger than the whole budget fails
+    /// (`InferenceError.kvBudgetExceeded`, which routing treats as "try another provider").
+    public var kvBudgetBytes: Int?
 
-    public init(threads: Int = 2, batchSize: Int? = nil, reusesPrefixes: Bool = true) {
+    public init(threads: Int = 2, batchSize: Int? = nil, reusesPrefixes: Bool = true, kvBudgetBytes: Int? = nil) {
         self.threads = max(1, threads)
         self.batchSize = batchSize.map { max(1, min($0, 64)) }
         self.reusesPrefixes = reusesPrefixes
+        self.kvBudgetBytes = kvBudgetBytes.map { max(0, $0) }
     }
 
     /// As many sequences as an eighth of the device's memory holds in full-context KV caches, 1…8:
@@ -43,7 +48,8 @@ public struct LocalEngineLoader: LocalEngineLoading {
         }
         let context = min(file.contextLength, model.contextLength)
         return LocalEngine(model: model, contextLength: context, threads: threads,
-                           batchSize: batchSize ?? Self.defaultBatchSize(model: model, contextLength: context), reusesPrefixes: reusesPrefixes)
+                           batchSize: batchSize ?? Self.defaultBatchSize(model: model, contextLength: context), reusesPrefixes: reusesPrefixes,
+                           kvBudgetBytes: kvBudgetBytes)
     }
 }
 

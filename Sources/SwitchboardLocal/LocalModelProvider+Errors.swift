@@ -19,7 +19,8 @@ extension LocalModelProvider {
     static func providerError(_ error: InferenceError) -> ProviderError {
         switch error {
         case .contextLengthExceeded(let limit, let requested): .contextLengthExceeded(limit: limit, requested: requested)
-        case .emptyPrompt, .invalidToken: .invalidRequest(error.description)
+        // Too big for this engine's KV memory: another eligible provider may take it.
+        case .emptyPrompt, .invalidToken, .kvBudgetExceeded: .invalidRequest(error.description)
         case .cancelled: .cancelled
         case .gguf, .unsupportedArchitecture, .missingTensor, .unsupportedTensor, .tokenizer, .batchTooLarge: .unavailable(error.description)
         // Too small a budget is the caller's to fix; a schema this engine cannot enforce may suit another provider.

@@ -1,5 +1,6 @@
-/// The batch thread's loop (`BatchedGenerator`): admits waiting requests into free slots, feeds one
-/// prefill slice, decodes one token of every running sequence, and retires finished ones. Plain
+/// The batch thread's loop (`BatchedGenerator`): admits waiting requests into free slots while the
+/// KV budget has room (oldest first; the head of the line waits rather than being overtaken), feeds
+/// one prefill slice, decodes one token of every running sequence, and retires finished ones. Plain
 /// synchronous code on the thread that owns the `BatchedSession`.
 struct BatchLoop {
     private struct Running {
@@ -29,13 +30,21 @@ struct BatchLoop {
     /// Keep a finished sequence's cache for a later request that starts with the same tokens.
     let reusePrefixes: Bool
     private var running: [Running] = []
+    /// Taken from the inbox, not yet admitted (no free slot or no KV room), oldest first.
+    private var waiting: [BatchRequest] = []
     private var freeSlots: [Int]
+    private var budget: KVBudget
     /// Every token's bytes, built at the first constrained request (once per model).
     private var vocabulary: TokenVocabulary?
     private var steps: [(slot: Int, token: Int32)] = []
 
-    init(session: BatchedSession, inbox: BatchInbox, reusePrefixes: Bool, now: @escaping @Sendable () -> Duration) {
+    /// - Parameter budgetBytes: resident KV bytes all sequences may hold together (nil: every slot a
+    ///   full context).
+    init(session: BatchedSession, inbox: BatchInbox, reusePrefixes: Bool, budgetBytes: Int? = nil,
+         now: @escaping @Sendable () -> Duration) {
         self.session = session
+        let full = session.kvBytes(positions: session.contextLength).multipliedReportingOverflow(by: session.capacity)
+        budget = KVBudget(limit: budgetBytes ?? (full.overflow ? .max : full.partialValue), slots: session.capacity)
         self.inbox = inbox
         self.reusePrefixes = reusePrefixes
         self.now = now
@@ -47,7 +56,10 @@ struct BatchLoop {
         while true {
             admit()
             if running.isEmpty {
-                if inbox.isClosed { return }
+                if inbox.isClosed {
+                    for request in waiting { request.deliver(.failed(InferenceError.cancelled)) }
+                    return
+                }
                 inbox.wait()
                 continue
             }
@@ -58,17 +70,24 @@ struct BatchLoop {
     }
 
     private mutating func admit() {
-        for request in inbox.take(upTo: freeSlots.count) {
-            if request.cancellation.isCancelled { request.deliver(.failed(CancellationError())); continue }
+        waiting += inbox.take(upTo: .max)
+        waiting.removeAll { request in
+            guard request.cancellation.isCancelled else { return false }
+            request.deliver(.failed(CancellationError()))
+            return true
+        }
+        while let request = waiting.first, !freeSlots.isEmpty {
             let ids = request.ids
-            guard !ids.isEmpty else { request.deliver(.failed(InferenceError.emptyPrompt)); continue }
-            guard ids.count <= session.contextLength else {
-                request.deliver(.failed(InferenceError.contextLengthExceeded(limit: session.contextLength, requested: ids.count)))
-                continue
+            if let error = refusal(of: request) {
+                request.deliver(.failed(error)); waiting.removeFirst(); continue
             }
+            let need = kvBytes(of: request)
+            let choice = chooseSlot(for: ids)
+            guard makeRoom(need, slot: freeSlots[choice]) else { return }
             if request.options.constraint != nil, vocabulary == nil {
                 vocabulary = TokenVocabulary(tokenizer: session.model.tokenizer, stopIDs: session.model.stopTokenIDs)
             }
+            waiting.removeFirst()
             let decoder: SequenceDecoder
             do {
                 decoder = try SequenceDecoder(model: session.model, prompt: ids, options: request.options,
@@ -76,16 +95,47 @@ struct BatchLoop {
             } catch {
                 request.deliver(.failed(error)); continue
             }
-            let slot = takeSlot(for: ids)
+            let slot = freeSlots.remove(at: choice)
             let kept = reusePrefixes ? session.reuse(slot, for: ids) : 0
             if !reusePrefixes { session.reset(slot) }
+            // Pages an earlier, longer sequence left behind go back before this one grows.
+            session.trim(slot, to: kept)
+            budget.set(slot, need)
             running.append(Running(request: request, slot: slot, decoder: decoder, fed: kept, reused: kept, started: now()))
         }
     }
 
-    /// The free slot whose cache holds the longest prefix of `ids` (a conversation's next turn finds
-    /// its earlier turns there); failing a useful one, the free slot holding the fewest tokens.
-    private mutating func takeSlot(for ids: [Int32]) -> Int {
+    /// Why `request` can never run here, if it cannot.
+    private func refusal(of request: BatchRequest) -> InferenceError? {
+        let ids = request.ids
+        guard !ids.isEmpty else { return .emptyPrompt }
+        guard ids.count <= session.contextLength else { return .contextLengthExceeded(limit: session.contextLength, requested: ids.count) }
+        let need = kvBytes(of: request)
+        guard budget.decide(need, slot: 0) != .reject else { return .kvBudgetExceeded(neededBytes: need, budgetBytes: budget.limit) }
+        return nil
+    }
+
+    /// The KV memory `request` may grow to.
+    private func kvBytes(of request: BatchRequest) -> Int {
+        session.kvBytes(positions: KVBudget.positions(prompt: request.ids.count, maxTokens: request.options.maxTokens,
+                                                      contextLength: session.contextLength))
+    }
+
+    /// Whether `need` positions fit with `slot` taken, after dropping idle slots' kept caches (the
+    /// largest first) if that is what it takes.
+    private mutating func makeRoom(_ need: Int, slot: Int) -> Bool {
+        while budget.decide(need, slot: slot) == .wait {
+            guard let idle = freeSlots.filter({ $0 != slot && budget.held[$0] > 0 }).max(by: { budget.held[$0] < budget.held[$1] }) else { return false }
+            session.trim(idle, to: 0)
+            budget.set(idle, 0)
+        }
+        return true
+    }
+
+    /// The free slot (an index into `freeSlots`) whose cache holds the longest prefix of `ids` (a
+    /// conversation's next turn finds its earlier turns there); failing a useful one, the free slot
+    /// holding the fewest tokens.
+    private func chooseSlot(for ids: [Int32]) -> Int {
         var best = freeSlots.count - 1
         if reusePrefixes {
             var bestLength = -1
@@ -97,7 +147,7 @@ struct BatchLoop {
                 best = freeSlots.indices.min { session.position(of: freeSlots[$0]) < session.position(of: freeSlots[$1]) } ?? best
             }
         }
-        return freeSlots.remove(at: best)
+        return best
     }
 
     private mutating func retireCancelled() {
@@ -147,7 +197,7 @@ struct BatchLoop {
     /// Ends sequence `i`: held-back text, the summary, the stream; frees its slot.
     private mutating func finish(_ i: Int, reason: FinishReason) {
         var sequence = running.remove(at: i)
-        freeSlots.append(sequence.slot)
+        free(sequence.slot)
         let start = sequence.started, deliver = sequence.request.deliver
         sequence.decoder.flush(reason: reason, elapsed: { self.now() - start }) { deliver(.event(.token($0))) }
         do { try sequence.decoder.checkComplete(reason) } catch { return deliver(.failed(error)) }
@@ -159,9 +209,16 @@ struct BatchLoop {
             reusedPromptTokens: sequence.reused))))
     }
 
+    /// Returns `slot` to the free list; the budget keeps counting the positions it keeps for reuse.
+    private mutating func free(_ slot: Int) {
+        if !reusePrefixes { session.trim(slot, to: 0) }
+        budget.set(slot, session.kvBytes(positions: session.position(of: slot)))
+        freeSlots.append(slot)
+    }
+
     private mutating func fail(_ i: Int, _ error: any Error) {
         let sequence = running.remove(at: i)
-        freeSlots.append(sequence.slot)
+        free(sequence.slot)
         sequence.request.deliver(.failed(error))
     }
 

@@ -16,6 +16,9 @@ public final class BatchedGenerator: Sendable {
     /// Sequences decoded together at most.
     public let capacity: Int
     public let contextLength: Int
+    /// Resident KV cache memory all sequences may hold together (bytes; nil: every slot a full
+    /// context); requests beyond it wait.
+    public let kvBudgetBytes: Int?
     private let inbox: BatchInbox
 
     /// - Parameters:
@@ -23,12 +26,19 @@ public final class BatchedGenerator: Sendable {
     ///     (allocated lazily: resident memory grows with the tokens actually held).
     ///   - reusePrefixes: keep each finished request's KV cache in its slot, and start a request that
     ///     begins with the same tokens (a conversation's next turn) from there.
+    ///   - kvBudgetBytes: the ceiling on KV cache memory, all sequences together (nil: every slot a
+    ///     full context). A request reserves its prompt plus `maxTokens` positions; one that does not
+    ///     fit waits for running ones to finish (kept caches of idle slots are dropped first), and one
+    ///     larger than the whole budget fails with `InferenceError.kvBudgetExceeded`.
     public init<C: Clock & Sendable>(model: LanguageModel, capacity: Int, contextLength: Int? = nil, threads: Int = 2,
-                                     reusePrefixes: Bool = true, clock: C = ContinuousClock()) where C.Duration == Duration {
+                                     reusePrefixes: Bool = true, kvBudgetBytes: Int? = nil,
+                                     clock: C = ContinuousClock()) where C.Duration == Duration {
         self.model = model
         self.capacity = max(1, min(capacity, 256))
         let length = max(1, min(contextLength ?? model.contextLength, model.contextLength))
         self.contextLength = length
+        let budget = kvBudgetBytes.map { max(0, $0) }
+        self.kvBudgetBytes = budget
         let inbox = BatchInbox()
         self.inbox = inbox
         let origin = clock.now
@@ -37,7 +47,7 @@ public final class BatchedGenerator: Sendable {
         let thread = Thread {
             Thread.current.name = "switchboard.batch"
             let session = BatchedSession(model: model, capacity: capacity, contextLength: length, threads: threads)
-            var loop = BatchLoop(session: session, inbox: inbox, reusePrefixes: reusePrefixes, now: now)
+            var loop = BatchLoop(session: session, inbox: inbox, reusePrefixes: reusePrefixes, budgetBytes: budget, now: now)
             loop.run()
         }
         thread.stackSize = 8 << 20

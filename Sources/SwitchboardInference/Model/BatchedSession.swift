@@ -17,6 +17,8 @@ public final class BatchedSession {
     let context: ForwardContext
     private let caches: [KVCache]
     private var positions: [Int]
+    /// The most positions each slot's cache has written since it was last trimmed (its resident part).
+    private var highWater: [Int]
     /// The ids whose keys and values each slot's cache holds, in order (for prefix reuse).
     private var cachedIDs: [[Int32]]
     /// The prompt length of each slot's last request.
@@ -36,6 +38,7 @@ public final class BatchedSession {
         context = ForwardContext(model: model, contextLength: length, batch: rows, threads: threads, build: reference)
         caches = (0..<sequences).map { _ in KVCache(architecture: model.architecture, contextLength: length, batch: rows) }
         positions = [Int](repeating: 0, count: sequences)
+        highWater = positions
         cachedIDs = [[Int32]](repeating: [], count: sequences)
         promptLengths = [Int](repeating: 0, count: sequences)
         decodeTokens = [Int32](repeating: 0, count: sequences)
@@ -77,6 +80,20 @@ public final class BatchedSession {
         return kept
     }
 
+    /// Resident KV bytes of one sequence holding `positions` positions.
+    public func kvBytes(positions: Int) -> Int { caches.first?.residentBytes(positions: positions) ?? 0 }
+
+    /// Keeps the first `length` positions of sequence `slot` and hands the memory of the rest back
+    /// (its KV budget, `KVBudget`); 0 empties the slot.
+    public func trim(_ slot: Int, to length: Int) {
+        let kept = max(0, min(length, positions[slot]))
+        if highWater[slot] > kept { caches[slot].release(from: kept) }
+        highWater[slot] = kept
+        positions[slot] = kept
+        cachedIDs[slot].removeSubrange(min(kept, cachedIDs[slot].count)...)
+        if kept == 0 { promptLengths[slot] = 0 }
+    }
+
     /// Checks that `count` more tokens fit in sequence `slot` and are valid ids.
     func validate(_ ids: ArraySlice<Int32>, slot: Int) throws(InferenceError) {
         guard !ids.isEmpty else { throw .emptyPrompt }
@@ -106,6 +123,7 @@ public final class BatchedSession {
             }
         }
         positions[slot] += n
+        highWater[slot] = max(highWater[slot], positions[slot])
         cachedIDs[slot] += ids[offset..<(offset + n)]
         return result
     }
@@ -129,6 +147,10 @@ public final class BatchedSession {
                 onLogits(row, UnsafeMutableBufferPointer(start: logits, count: vocabulary))
             }
         }
-        for step in steps { positions[step.slot] += 1; cachedIDs[step.slot].append(step.token) }
+        for step in steps {
+            positions[step.slot] += 1
+            highWater[step.slot] = max(highWater[step.slot], positions[step.slot])
+            cachedIDs[step.slot].append(step.token)
+        }
     }
 }

@@ -45,11 +45,13 @@ extension ForwardContext {
         let a = architecture, s = scratch
         rows.withUnsafeBufferPointer { rows in
             guard let base = rows.baseAddress else { return }
+            let group = a.headCount / a.headCountKV
             let job = AttentionJob(queries: s.q, outputs: s.attention, queryLength: a.queryLength, headCount: a.headCount,
-                                   group: a.headCount / a.headCountKV, headLength: a.keyLength, layer: il, rows: base,
+                                   group: group, headsPerChunk: AttentionJob.headsPerChunk(group: group, heads: a.headCount, tokens: n, threads: pool.threads),
+                                   headLength: a.keyLength, layer: il, rows: base,
                                    window: window, singleToken: batch == 1 || rowsAreSequences, build: build,
                                    scores: s.scores, scoreCapacity: s.scoreCapacity)
-            pool.run(chunks: n * a.headCount, job)
+            pool.run(chunks: n * a.headCount / job.headsPerChunk, job)
         }
     }
 
@@ -70,11 +72,15 @@ extension ForwardContext {
     }
 }
 
-/// The attention region: one chunk per (token, head) pair (a value type: it runs for every token,
-/// and a closure region would allocate, `WorkerPool.run`).
+/// The attention region: one chunk per token and run of `headsPerChunk` query heads that share a KV
+/// head (a value type: it runs for every token, and a closure region would allocate,
+/// `WorkerPool.run`). The heads of a chunk run one after the other on one thread, so the second
+/// and later ones read that KV head's keys and values from the core's own cache instead of from
+/// L3 (in decode the cache reads, not the arithmetic, bound attention). Each head's arithmetic is
+/// unchanged.
 struct AttentionJob: ParallelJob {
     let queries, outputs: UnsafeMutablePointer<Float>
-    let queryLength, headCount, group, headLength: Int
+    let queryLength, headCount, group, headsPerChunk, headLength: Int
     let layer: Int
     let rows: UnsafePointer<BatchRow>
     let window: Int
@@ -83,11 +89,22 @@ struct AttentionJob: ParallelJob {
     let scores: UnsafeMutablePointer<Float>
     let scoreCapacity: Int
 
+    /// The largest divisor of `group` that still leaves every thread a chunk.
+    static func headsPerChunk(group: Int, heads: Int, tokens: Int, threads: Int) -> Int {
+        var best = 1
+        for d in 1...max(1, group) where group % d == 0 && tokens * (heads / d) >= threads { best = d }
+        return best
+    }
+
     func run(chunk: Int, worker: Int) {
-        let t = chunk / headCount, h = chunk % headCount, offset = t * queryLength + h * headLength
+        let chunksPerToken = headCount / headsPerChunk
+        let t = chunk / chunksPerToken, first = (chunk % chunksPerToken) * headsPerChunk
         let row = rows[t]
-        Attention.head(query: queries + offset, layer: row.cache.layers[layer], width: row.cache.width, kvHead: h / group, headLength: headLength,
-                       position: row.position, window: window, singleToken: singleToken, build: build,
-                       scores: scores + worker * scoreCapacity, output: outputs + offset)
+        for h in first..<first + headsPerChunk {
+            let offset = t * queryLength + h * headLength
+            Attention.head(query: queries + offset, layer: row.cache.layers[layer], width: row.cache.width, kvHead: h / group, headLength: headLength,
+                           position: row.position, window: window, singleToken: singleToken, build: build,
+                           scores: scores + worker * scoreCapacity, output: outputs + offset)
+        }
     }
 }

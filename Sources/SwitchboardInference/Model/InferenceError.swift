@@ -12,6 +12,9 @@ public enum InferenceError: Error, Sendable, Equatable, CustomStringConvertible 
     case emptyPrompt
     /// More sequences in one batched step than the session holds.
     case batchTooLarge(limit: Int, requested: Int)
+    /// The request's keys and values (prompt + `maxTokens`) need more memory than the engine's whole
+    /// KV budget (`BatchedGenerator(kvBudgetBytes:)`).
+    case kvBudgetExceeded(neededBytes: Int, budgetBytes: Int)
     /// A token id outside the vocabulary.
     case invalidToken(Int32)
     /// The model file has no usable tokenizer.
@@ -34,6 +37,8 @@ public enum InferenceError: Error, Sendable, Equatable, CustomStringConvertible 
             "the request needs \(requested) tokens of context but the session allows \(limit); shorten the prompt, lower maxTokens or create the session with a larger context"
         case .batchTooLarge(let limit, let requested):
             "a batched step asked for \(requested) sequences but the session holds \(limit); create it with a larger capacity"
+        case .kvBudgetExceeded(let needed, let budget):
+            "the request's KV cache needs \(Self.megabytes(needed)) (prompt + maxTokens) but the engine's KV budget is \(Self.megabytes(budget)); lower maxTokens, shorten the prompt or raise the budget"
         case .emptyPrompt:
             "the prompt is empty; pass at least one token (or enable addBOS)"
         case .invalidToken(let id):
@@ -45,5 +50,11 @@ public enum InferenceError: Error, Sendable, Equatable, CustomStringConvertible 
         case .constraint(let error):
             error.description
         }
+    }
+
+    private static func megabytes(_ bytes: Int) -> String {
+        guard bytes >= 1_048_576 else { return "\(max(0, bytes) / 1024) KB" }
+        let tenths = bytes / 104_858
+        return "\(tenths / 10).\(tenths % 10) MB"
     }
 }

@@ -8,14 +8,17 @@ import Foundation
 /// are contiguous, as llama.cpp's transposed V cache, for the attention's position-order sums).
 /// Slot counts are multiples of 16 so 16-position chunks never wrap.
 /// Stored as f32 holding fp16-rounded values (llama.cpp's default cache type is f16, and matching
-/// its rounding keeps our top-1 agreement with it high); memory is allocated up front but only
-/// touched pages become resident.
+/// its rounding keeps our top-1 agreement with it high); memory is mapped up front but only
+/// touched pages become resident, and `release(from:)` hands pages back (a batched engine's KV
+/// budget, `KVBudget`).
 final class KVCache {
     struct Layer {
         let keys: UnsafeMutablePointer<Float>
         let values: UnsafeMutablePointer<Float>
         let slots: Int
         let isRing: Bool
+        /// Keys and values are anonymous mappings (released with `madvise`, freed with `munmap`).
+        var isMapped = false
 
         @inline(__always)
         func slot(_ position: Int) -> Int { isRing ? position % slots : position }
@@ -31,26 +34,83 @@ final class KVCache {
             let ring = a.isSlidingWindow(layer: il) && a.slidingWindow + batch + 32 < contextLength
             let slots = ring ? (a.slidingWindow + batch + 15) / 16 * 16 + 16 : (contextLength + 15) / 16 * 16
             let w = a.headCountKV * a.keyLength
-            return Layer(keys: Self.zeroed(slots * w), values: Self.zeroed(slots * w), slots: slots, isRing: ring)
+            let keys = Self.mapZeroed(slots * w), values = Self.mapZeroed(slots * w)
+            if let keys, let values { return Layer(keys: keys, values: values, slots: slots, isRing: ring, isMapped: true) }
+            if let keys { munmap(keys, slots * w * MemoryLayout<Float>.stride) }
+            if let values { munmap(values, slots * w * MemoryLayout<Float>.stride) }
+            return Layer(keys: Self.allocateZeroed(slots * w), values: Self.allocateZeroed(slots * w), slots: slots, isRing: ring)
         }
     }
 
     deinit {
-        for layer in layers { free(layer.keys); free(layer.values) }
+        for layer in layers {
+            if layer.isMapped {
+                munmap(layer.keys, bytes(layer)); munmap(layer.values, bytes(layer))
+            } else {
+                layer.keys.deallocate(); layer.values.deallocate()
+            }
+        }
     }
 
-    /// Zero-filled without touching the pages (calloc maps fresh zero pages): attention multiplies
-    /// never-written slots by probability 0, which must not meet garbage NaNs, yet unused context
-    /// must not become resident.
-    private static func zeroed(_ count: Int) -> UnsafeMutablePointer<Float> {
-        guard let raw = calloc(count, MemoryLayout<Float>.stride) else {
-            // Out of memory: fall back to an initialized allocation (fails loudly if truly exhausted).
-            let p = UnsafeMutablePointer<Float>.allocate(capacity: count)
-            p.initialize(repeating: 0, count: count)
-            return p
-        }
+    /// Zero-filled without touching the pages (fresh anonymous pages read as zero): attention
+    /// multiplies never-written slots by probability 0, which must not meet garbage NaNs, yet unused
+    /// context must not become resident. Pages released with `madvise` read as zero again.
+    private static func mapZeroed(_ count: Int) -> UnsafeMutablePointer<Float>? {
+        let raw = mmap(nil, max(1, count) * MemoryLayout<Float>.stride, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+        guard let raw, raw != UnsafeMutableRawPointer(bitPattern: -1) else { return nil }
         return raw.bindMemory(to: Float.self, capacity: count)
     }
+
+    /// Out of address space for a mapping: an initialized allocation (fails loudly if memory is
+    /// truly exhausted); its pages are never released early.
+    private static func allocateZeroed(_ count: Int) -> UnsafeMutablePointer<Float> {
+        let p = UnsafeMutablePointer<Float>.allocate(capacity: max(1, count))
+        p.initialize(repeating: 0, count: max(1, count))
+        return p
+    }
+
+    /// Hands back the memory of positions `position...` (whole pages inside that range; they read
+    /// as zero afterwards). A ring layer is released only as a whole (`position` 0).
+    func release(from position: Int) {
+        let floats = MemoryLayout<Float>.stride
+        for layer in layers where layer.isMapped {
+            if layer.isRing || position <= 0 {
+                if position <= 0 { Self.discard(layer.keys, from: 0, to: bytes(layer)); Self.discard(layer.values, from: 0, to: bytes(layer)) }
+                continue
+            }
+            let first = min(position, layer.slots)
+            Self.discard(layer.keys, from: first * width * floats, to: bytes(layer))
+            for d in 0..<width {
+                Self.discard(layer.values, from: (d * layer.slots + first) * floats, to: (d + 1) * layer.slots * floats)
+            }
+        }
+    }
+
+    /// Resident bytes once positions `0..<positions` are written: keys by whole pages, and values by
+    /// whole pages of every dimension's row (the dimension-major layout touches one page per row).
+    func residentBytes(positions: Int) -> Int {
+        let floats = MemoryLayout<Float>.stride, page = Self.pageSize
+        func pages(_ bytes: Int) -> Int { (bytes + page - 1) / page * page }
+        return layers.reduce(0) { sum, layer in
+            let p = max(0, min(positions, layer.slots))
+            let values = min(width * pages(p * floats), pages(bytes(layer)))
+            return sum &+ pages(p * width * floats) &+ values
+        }
+    }
+
+    /// Bytes of one layer's keys (and of its values).
+    private func bytes(_ layer: Layer) -> Int { layer.slots * width * MemoryLayout<Float>.stride }
+
+    /// `madvise(DONTNEED)` on the whole pages within bytes `start..<end` of `base`.
+    private static func discard(_ base: UnsafeMutablePointer<Float>, from start: Int, to end: Int) {
+        let page = Self.pageSize
+        let address = Int(bitPattern: UnsafeRawPointer(base))
+        let low = (address + start + page - 1) / page * page, high = (address + end) / page * page
+        guard high > low, let pointer = UnsafeMutableRawPointer(bitPattern: low) else { return }
+        _ = madvise(pointer, high - low, Int32(MADV_DONTNEED))
+    }
+
+    private static let pageSize = max(4096, Int(sysconf(Int32(_SC_PAGESIZE))))
 
     /// Stores one position's key and value (rounded through fp16).
     func store(layer il: Int, position: Int, key: UnsafePointer<Float>, value: UnsafePointer<Float>) {
