@@ -91,7 +91,6 @@ public final class BatchedSession {
         highWater[slot] = kept
         positions[slot] = kept
         cachedIDs[slot].removeSubrange(min(kept, cachedIDs[slot].count)...)
-        if kept == 0 { promptLengths[slot] = 0 }
     }
 
     /// Checks that `count` more tokens fit in sequence `slot` and are valid ids.
