@@ -16,11 +16,10 @@ struct AuditTrace {
 }
 
 extension Coordinator {
-    func execute(_ request: GenerationRequest, events: EventSink?,
-                 analysis: RequestAnalysis? = nil) async -> Result<GenerationResponse, SwitchboardError> {
+    nonisolated func execute(_ request: GenerationRequest, events: EventSink?,
+                             analysis: RequestAnalysis? = nil) async -> Result<GenerationResponse, SwitchboardError> {
         guard let audit else { var trace = AuditTrace(); return await execute(request, events: events, analysis: analysis, trace: &trace) }
-        nextRequestID &+= 1
-        let requestID = nextRequestID
+        let requestID = state.withLock { $0.nextRequestID &+= 1; return $0.nextRequestID }
         var trace = AuditTrace()
         let result = await execute(request, events: events, analysis: analysis, trace: &trace)
         guard let analysis = trace.analysis else { return result }  // invalid: never routed
@@ -36,16 +35,19 @@ extension Coordinator {
         return result
     }
 
-    private func execute(_ request: GenerationRequest, events: EventSink?, analysis precomputed: RequestAnalysis?,
-                         trace: inout AuditTrace) async -> Result<GenerationResponse, SwitchboardError> {
+    private nonisolated func execute(_ request: GenerationRequest, events: EventSink?, analysis precomputed: RequestAnalysis?,
+                                     trace: inout AuditTrace) async -> Result<GenerationResponse, SwitchboardError> {
         let start = clock.now()
         if let problem = Self.validate(request) { return .failure(.invalidRequest(problem)) }
         let analysis = precomputed ?? analyze(request)  // usually analyzed on the caller's thread
         trace.analysis = analysis
         events?.yield(.analyzed(analysis))
         if Task.isCancelled { return .failure(.cancelled) }
-        retryBudget.recordRequest(at: start)
-        if request.hedge ?? configuration.hedging.enabled { hedgeBudget.recordRequest(at: start) }
+        let hedged = request.hedge ?? configuration.hedging.enabled
+        state.withLock { state in
+            state.retryBudget.recordRequest(at: start)
+            if hedged { state.hedgeBudget.recordRequest(at: start) }
+        }
 
         var cacheKey: CacheKey?
         if configuration.cacheEnabled, analysis.privacy < .sensitive {
@@ -88,32 +90,33 @@ extension Coordinator {
 
     /// Tries the candidates in order, retrying, falling back and resuming as the state machine
     /// decides; this loop only performs its actions (slots, calls, sleeps) and reports back.
-    func attempt(_ request: GenerationRequest, analysis: RequestAnalysis,
-                 run: inout AttemptRun, events: EventSink?) async -> Result<GenerationResponse, SwitchboardError> {
+    nonisolated func attempt(_ request: GenerationRequest, analysis: RequestAnalysis,
+                             run: inout AttemptRun, events: EventSink?) async -> Result<GenerationResponse, SwitchboardError> {
         var action = run.machine.start(now: clock.now())
         var lease: LoadBalancer.Lease?
         var admission = CircuitBreaker.Admission.allowed
         while true {
             switch action {
             case .acquire(let id):
-                guard let provider = registry[id]?.provider else { action = run.machine.skipped(.unavailable, now: clock.now()); continue }
+                guard let provider = state.withLock({ $0.registry[id]?.provider }) else { action = run.machine.skipped(.unavailable, now: clock.now()); continue }
                 // Defence in depth: whatever chose this provider, a private request never leaves the device.
                 guard configuration.privacy.mayDispatch(analysis.privacy, onDevice: provider.capabilities.isOnDevice) else {
                     action = run.machine.skipped(.privacy, now: clock.now()); continue
                 }
                 if Task.isCancelled { action = run.machine.cancelled(); continue }
-                admission = registry[id]?.breaker.admit(at: clock.now()) ?? .rejected
+                let now = clock.now()
+                admission = state.withLock { $0.registry[id]?.breaker.admit(at: now) } ?? .rejected
                 if admission == .rejected { action = run.machine.skipped(.circuitOpen, now: clock.now()); continue }
                 do {
                     let held = try await loadBalancer.acquire(id, priority: request.priority)
                     lease = held
                     action = run.machine.admitted(queueWait: held.queueWait)
                 } catch {
-                    if admission == .probe { registry[id]?.breaker.recordCancelled() }
+                    if admission == .probe { state.withLock { $0.registry[id]?.breaker.recordCancelled() } }
                     action = run.machine.slotUnavailable(error, now: clock.now())
                 }
             case .call(let plan):
-                guard let held = lease, let provider = registry[plan.provider]?.provider else {
+                guard let held = lease, let provider = state.withLock({ $0.registry[plan.provider]?.provider }) else {
                     if let held = lease { await loadBalancer.release(held); lease = nil }
                     action = run.machine.skipped(.unavailable, now: clock.now()); continue
                 }
@@ -144,13 +147,14 @@ extension Coordinator {
                 if run.firstTokenAt == nil, let at = outcome.firstTokenAt, events != nil { run.firstTokenAt = at }
                 if case .failure(let error) = outcome.result, let cooldown = configuration.retry.cooldown(after: error) {
                     // A long Retry-After benches the provider for that long; the machine falls back now.
-                    registry[answeredBy]?.breaker.coolDown(until: clock.now() + cooldown)
+                    let until = clock.now() + cooldown
+                    state.withLock { $0.registry[answeredBy]?.breaker.coolDown(until: until) }
                 }
                 if Task.isCancelled, case .failure = outcome.result { action = run.machine.cancelled(); continue }
                 let report = AttemptStateMachine.CallReport(
                     result: outcome.result.map(\.reason), usage: try? outcome.result.get().usage,
                     text: outcome.text, tokens: outcome.tokens, now: clock.now())
-                action = run.machine.callFinished(report, budget: &retryBudget, random: &random)
+                action = state.withLock { state in run.machine.callFinished(report, budget: &state.retryBudget, random: &state.random) }
                 if case .finish(.success(let success)) = action {
                     return .success(response(success, outcome: outcome, run: run, analysis: analysis))
                 }

@@ -10,10 +10,10 @@ extension Coordinator {
     /// A hedge for the call about to be made, if the request wants one and a provider may take it:
     /// the next eligible candidate (privacy checked again here), after the current provider's p95
     /// time to first token.
-    func hedgeTarget(for request: GenerationRequest, analysis: RequestAnalysis, run: AttemptRun,
+    nonisolated func hedgeTarget(for request: GenerationRequest, analysis: RequestAnalysis, run: AttemptRun,
                      primary: any Provider) async -> HedgeTarget? {
         guard request.hedge ?? configuration.hedging.enabled,
-              let candidate = run.machine.hedgeCandidate(), let provider = registry[candidate.id]?.provider,
+              let candidate = run.machine.hedgeCandidate(), let provider = state.withLock({ $0.registry[candidate.id]?.provider }),
               configuration.privacy.mayDispatch(analysis.privacy, onDevice: provider.capabilities.isOnDevice)
         else { return nil }
         let measured = await metrics.metrics(for: primary.id)?.timeToFirstToken
@@ -26,7 +26,7 @@ extension Coordinator {
     /// (budget and a free slot allowing). The first to produce a token answers; the other is cancelled
     /// at once and its slot released. Both calls are recorded; the winner's outcome is returned for
     /// the state machine, with the machine told which provider it was.
-    func callHedged(_ primary: any Provider, _ providerRequest: ProviderRequest, lease: LoadBalancer.Lease,
+    nonisolated func callHedged(_ primary: any Provider, _ providerRequest: ProviderRequest, lease: LoadBalancer.Lease,
                     isFallback: Bool, hedge: HedgeTarget, run: inout AttemptRun,
                     events: EventSink?) async -> (provider: ProviderID, outcome: CallOutcome) {
         let clock = clock
@@ -111,16 +111,19 @@ extension Coordinator {
     }
 
     /// Takes the budget and a free slot for a hedge call, or nil (then the first call runs alone).
-    private func startHedge(_ hedge: HedgeTarget, run: inout AttemptRun, events: EventSink?) async -> LoadBalancer.Lease? {
+    private nonisolated func startHedge(_ hedge: HedgeTarget, run: inout AttemptRun, events: EventSink?) async -> LoadBalancer.Lease? {
         let id = hedge.provider.id
-        guard hedgeBudget.canRetry(at: clock.now()) else { return nil }
-        switch registry[id]?.breaker.admit(at: clock.now()) {
-        case .allowed?: break
-        case .probe?: registry[id]?.breaker.recordCancelled(); return nil  // a half-open provider is no hedge
-        default: return nil
+        let now = clock.now()
+        let admitted = state.withLock { state -> Bool in
+            guard state.hedgeBudget.canRetry(at: now) else { return false }
+            switch state.registry[id]?.breaker.admit(at: now) {
+            case .allowed?: return true
+            case .probe?: state.registry[id]?.breaker.recordCancelled(); return false  // a half-open provider is no hedge
+            default: return false
+            }
         }
-        guard let lease = loadBalancer.tryAcquire(id) else { return nil }
-        _ = hedgeBudget.withdraw(at: clock.now())
+        guard admitted, let lease = loadBalancer.tryAcquire(id) else { return nil }
+        state.withLock { _ = $0.hedgeBudget.withdraw(at: now) }
         run.hedges += 1
         let started = run.machine.hedgeStarted(id, queueWait: lease.queueWait)
         events?.yield(started)

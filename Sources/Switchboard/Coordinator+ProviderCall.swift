@@ -34,7 +34,7 @@ struct CallOutcome: Sendable {
 
 extension Coordinator {
     /// Calls `provider` once and drains its stream, within `deadline` if there is one.
-    func callProvider(_ provider: any Provider, _ providerRequest: ProviderRequest, deadline: Duration?,
+    nonisolated func callProvider(_ provider: any Provider, _ providerRequest: ProviderRequest, deadline: Duration?,
                       events: EventSink?) async -> CallOutcome {
         let stream = await provider.generate(providerRequest)
         let maxTokens = providerRequest.request.maxTokens

@@ -1,7 +1,7 @@
 import SwitchboardCore
 
 extension Coordinator {
-    func response(_ success: AttemptStateMachine.Success, outcome: CallOutcome, run: AttemptRun,
+    nonisolated func response(_ success: AttemptStateMachine.Success, outcome: CallOutcome, run: AttemptRun,
                   analysis: RequestAnalysis) -> GenerationResponse {
         let machine = run.machine
         let usage = success.usage ?? TokenUsage(promptTokens: analysis.estimatedPromptTokens,
@@ -21,10 +21,12 @@ extension Coordinator {
 
     /// Feeds a finished call to the breaker, the estimate and the metrics. The metrics get it fire and
     /// forget (`submit`, no hop); any later read of them includes it. (Async only for its callers' sake.)
-    func record(_ outcome: CallOutcome, provider: ProviderID, queueWait: Duration, isFallback: Bool) async {
+    nonisolated func record(_ outcome: CallOutcome, provider: ProviderID, queueWait: Duration, isFallback: Bool) async {
         let error = outcome.error
-        registry.recordOutcome(provider, error: error, ttft: outcome.timeToFirstToken, duration: outcome.duration,
-                               tokens: outcome.tokens, at: outcome.ended)
+        state.withLock {
+            $0.registry.recordOutcome(provider, error: error, ttft: outcome.timeToFirstToken, duration: outcome.duration,
+                                      tokens: outcome.tokens, at: outcome.ended)
+        }
         let callOutcome: CallRecord.Outcome = switch error {
         case nil: .success
         case .cancelled?: .cancelled

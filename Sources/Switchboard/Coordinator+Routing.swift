@@ -29,7 +29,7 @@ extension Coordinator {
     }
 
     /// Eligible providers in the order to try them, and why the others are out.
-    func route(_ request: GenerationRequest, analysis: RequestAnalysis) async
+    nonisolated func route(_ request: GenerationRequest, analysis: RequestAnalysis) async
         -> (ranked: [ProviderCandidate], ineligible: [Ineligibility]) {
         // The refresh deadline is checked synchronously: only a due refresh costs a suspension.
         var now = clock.now()
@@ -37,32 +37,37 @@ extension Coordinator {
             await refreshState(at: now)
             now = clock.now()
         }
-        let candidates = registry.candidates(at: now)
-        let result = eligibility.evaluate(candidates, request: request, analysis: analysis, device: deviceState)
-        let ranked = configuration.scoring.rank(result.eligible, request: request, analysis: analysis, device: deviceState)
+        let (candidates, device) = state.withLock { ($0.registry.candidates(at: now), $0.deviceState) }
+        let result = eligibility.evaluate(candidates, request: request, analysis: analysis, device: device)
+        let ranked = configuration.scoring.rank(result.eligible, request: request, analysis: analysis, device: device)
         return (ranked, result.ineligible)
     }
 
     /// Whether the device state or any provider's availability is older than the refresh interval.
-    func stateRefreshDue(at now: Duration) -> Bool {
+    nonisolated func stateRefreshDue(at now: Duration) -> Bool {
         let interval = configuration.stateRefreshInterval
-        if let readAt = deviceStateReadAt, now - readAt < interval, let checked = registry.oldestAvailabilityCheck,
-           now - checked < interval {
-            return false
+        return state.withLock { state in
+            if let readAt = state.deviceStateReadAt, now - readAt < interval, let checked = state.registry.oldestAvailabilityCheck,
+               now - checked < interval {
+                return false
+            }
+            return true
         }
-        return true
     }
 
     /// Re-reads the device state and the stale providers' availability, all at once (a task group), so
     /// a slow provider does not hold up the others. Entries are marked first, so requests arriving
     /// meanwhile do not ask again; they route on the previous values.
-    func refreshState(at now: Duration) async {
+    nonisolated func refreshState(at now: Duration) async {
         let interval = configuration.stateRefreshInterval
-        let readDevice = deviceStateReadAt.map { now - $0 >= interval } ?? true
-        if readDevice { deviceStateReadAt = now }
-        let stale = registry.staleAvailability(at: now, interval: interval)
-        for entry in stale { entry.availabilityCheckedAt = now }
-        registry.availabilityChanged()
+        let (readDevice, stale) = state.withLock { state -> (Bool, [StaleProvider]) in
+            let readDevice = state.deviceStateReadAt.map { now - $0 >= interval } ?? true
+            if readDevice { state.deviceStateReadAt = now }
+            let entries = state.registry.staleAvailability(at: now, interval: interval)
+            for entry in entries { entry.availabilityCheckedAt = now }
+            state.registry.availabilityChanged()
+            return (readDevice, entries.map { StaleProvider(id: $0.id, entry: ObjectIdentifier($0), provider: $0.provider) })
+        }
         guard readDevice || !stale.isEmpty else { return }
         if !readDevice, stale.count == 1 {
             // The common case: one provider, no task group needed.
@@ -83,17 +88,29 @@ extension Coordinator {
         }
         for reading in readings {
             switch reading {
-            case .device(let state): deviceState = state
+            case .device(let device): state.withLock { $0.deviceState = device }
             case .availability(let index, let availability): settleAvailability(stale[index], availability)
             }
         }
     }
 
-    private func settleAvailability(_ entry: ProviderRegistry.Entry, _ availability: ProviderAvailability) {
-        entry.availability = availability
-        entry.availabilityCheckedAt = clock.now()
-        registry.availabilityChanged()
+    /// Records a reading for the registration it was read for (not one that replaced it meanwhile).
+    private nonisolated func settleAvailability(_ stale: StaleProvider, _ availability: ProviderAvailability) {
+        let now = clock.now()
+        state.withLock { state in
+            guard let entry = state.registry[stale.id], ObjectIdentifier(entry) == stale.entry else { return }
+            entry.availability = availability
+            entry.availabilityCheckedAt = now
+            state.registry.availabilityChanged()
+        }
     }
+}
+
+/// A provider whose availability is being read: its registration and the provider to ask.
+struct StaleProvider: Sendable {
+    let id: ProviderID
+    let entry: ObjectIdentifier
+    let provider: any Provider
 }
 
 /// One answer of a state refresh.

@@ -18,8 +18,8 @@ extension Coordinator {
         }
     }
 
-    private func run(_ request: GenerationRequest, analysis: RequestAnalysis?, events: EventSink) async {
-        counts.accepted += 1
+    private nonisolated func run(_ request: GenerationRequest, analysis: RequestAnalysis?, events: EventSink) async {
+        state.withLock { $0.counts.accepted += 1 }
         let result = await execute(request, events: events, analysis: analysis)
         settle(result)
         switch result {

@@ -1,3 +1,4 @@
+import Synchronization
 import SwitchboardCore
 
 /// The entry point: takes a request, picks the best provider for it and gets the answer, falling back
@@ -19,14 +20,8 @@ public actor Coordinator {
 
     let clock: ClockSource
     let deviceStateSource: any DeviceStateProviding
-    var registry = ProviderRegistry()
-    var counts = RequestCounts()
-    var retryBudget: RetryBudget
-    var hedgeBudget: RetryBudget
-    var random: SeededRandom
-    var deviceState: DeviceState = .nominal
-    var deviceStateReadAt: Duration?
-    var nextRequestID: UInt64 = 0
+    /// Routing state, updated by requests on their own threads (`CoordinatorState`).
+    let state: Mutex<CoordinatorState>
     let eligibility: EligibilityPolicy
 
     /// - Parameters:
@@ -49,9 +44,8 @@ public actor Coordinator {
         self.configuration = configuration
         self.clock = ClockSource(clock)
         deviceStateSource = deviceState
-        retryBudget = configuration.retryBudget
-        hedgeBudget = configuration.hedging.makeBudget()
-        random = SeededRandom(seed: configuration.seed)
+        var initial = CoordinatorState(retryBudget: configuration.retryBudget, hedgeBudget: configuration.hedging.makeBudget(),
+                                       random: SeededRandom(seed: configuration.seed))
         eligibility = EligibilityPolicy(privacy: configuration.privacy)
         // A provider that says how many requests it serves at once (a local engine's batch size) gets
         // that many slots unless the configuration names a limit for it.
@@ -69,30 +63,33 @@ public actor Coordinator {
         optimizer = Optimizer(configuration: configuration.optimizer, metrics: metrics, loadBalancer: loadBalancer,
                               clock: clock)
         for provider in providers {
-            registry.register(provider, breaker: configuration.breaker)
+            initial.registry.register(provider, breaker: configuration.breaker)
         }
+        state = Mutex(initial)
     }
 
     /// Adds a provider (replacing one with the same id, whose breaker and estimates start over).
     public func register(_ provider: any Provider) {
-        registry.register(provider, breaker: configuration.breaker)
+        let breaker = configuration.breaker
+        state.withLock { $0.registry.register(provider, breaker: breaker) }
     }
 
-    public func unregister(_ id: ProviderID) { registry.unregister(id) }
+    public func unregister(_ id: ProviderID) { state.withLock { $0.registry.unregister(id) } }
 
     /// Registered providers, in registration order.
-    public var providerIDs: [ProviderID] { registry.order }
+    public var providerIDs: [ProviderID] { state.withLock { $0.registry.order } }
 
     /// Accepted / completed / failed / cancelled requests so far.
-    public func requestCounts() -> RequestCounts { counts }
+    public func requestCounts() -> RequestCounts { state.withLock { $0.counts } }
 
     /// The provider's circuit breaker state now, or nil if it is not registered.
     public func breakerState(for id: ProviderID) -> CircuitBreaker.State? {
-        registry[id]?.breaker.currentState(at: clock.now())
+        let now = clock.now()
+        return state.withLock { $0.registry[id]?.breaker.currentState(at: now) }
     }
 
     /// What routing has learned about a provider's speed and errors.
-    public func estimate(for id: ProviderID) -> LatencyEstimate? { registry[id]?.estimate }
+    public func estimate(for id: ProviderID) -> LatencyEstimate? { state.withLock { $0.registry[id]?.estimate } }
 
     /// A metrics snapshot with the load balancer's latest queue figures in it.
     public func metricsSnapshot() async -> MetricsSnapshot {
@@ -102,7 +99,7 @@ public actor Coordinator {
 
     /// The optimizer's score weights now in use.
     public func weights() -> [ProviderID: Double] {
-        Dictionary(uniqueKeysWithValues: registry.entries.map { ($0.id, $0.weight) })
+        state.withLock { Dictionary(uniqueKeysWithValues: $0.registry.entries.map { ($0.id, $0.weight) }) }
     }
 
     /// Answers `request` with the full text once generation has finished.
@@ -113,9 +110,9 @@ public actor Coordinator {
         return try await respond(to: request, analysis: analysis).get()
     }
 
-    private func respond(to request: GenerationRequest,
-                         analysis: RequestAnalysis?) async -> Result<GenerationResponse, SwitchboardError> {
-        counts.accepted += 1
+    private nonisolated func respond(to request: GenerationRequest,
+                                     analysis: RequestAnalysis?) async -> Result<GenerationResponse, SwitchboardError> {
+        state.withLock { $0.counts.accepted += 1 }
         let result = await execute(request, events: nil, analysis: analysis)
         settle(result)
         return result
@@ -136,15 +133,17 @@ public actor Coordinator {
 
     public func stopAdapting() async { await optimizer.stop() }
 
-    func apply(_ plan: OptimizerPlan) { registry.applyWeights(plan.weights) }
+    func apply(_ plan: OptimizerPlan) { state.withLock { $0.registry.applyWeights(plan.weights) } }
 
-    func settle(_ result: Result<GenerationResponse, SwitchboardError>) {
-        switch result {
-        case .success(let response):
-            counts.completed += 1
-            if response.cached { counts.cacheHits += 1 }
-        case .failure(.cancelled): counts.cancelled += 1
-        case .failure: counts.failed += 1
+    nonisolated func settle(_ result: Result<GenerationResponse, SwitchboardError>) {
+        state.withLock { state in
+            switch result {
+            case .success(let response):
+                state.counts.completed += 1
+                if response.cached { state.counts.cacheHits += 1 }
+            case .failure(.cancelled): state.counts.cancelled += 1
+            case .failure: state.counts.failed += 1
+            }
         }
     }
 }
