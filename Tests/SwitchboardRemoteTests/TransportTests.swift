@@ -43,9 +43,9 @@ struct TransportTests {
     }
 
     @Test func stalledStreamHitsTheIdleTimeout() async throws {
-        // The server bounds (30 s) are only backstops: the client ends the wait after 300 ms. They are long
+        // The server bounds (90 s) are only backstops: the client ends the wait after 300 ms. They are long
         // so a test whose task is starved for seconds by other tests on the cooperative pool still passes.
-        let server = try LoopbackHTTPServer([.sse(["data: one\n\n"], then: [.holdOpen(seconds: 30)])])
+        let server = try LoopbackHTTPServer([.sse(["data: one\n\n"], then: [.holdOpen(seconds: 90)])])
         defer { server.stop() }
         let response = try await URLSessionTransport().stream(HTTPRequest(url: server.baseURL, idleTimeout: .milliseconds(300)))
         var received = 0
@@ -56,16 +56,16 @@ struct TransportTests {
             #expect(error == .timeout)
         }
         #expect(received == 1)
-        #expect(await server.waitUntil(seconds: 30) { $0.clientClosures == 1 })
+        #expect(await server.waitUntil(seconds: 90) { $0.clientClosures == 1 })
     }
 
     @Test func stalledHeadHitsTheRequestTimeout() async throws {
-        let server = try LoopbackHTTPServer([LoopbackReply(status: 200, steps: [], chunked: true, stallBeforeHead: 30)])
+        let server = try LoopbackHTTPServer([LoopbackReply(status: 200, steps: [], chunked: true, stallBeforeHead: 90)])
         defer { server.stop() }
         await #expect(throws: ProviderError.timeout) {
             _ = try await URLSessionTransport().send(HTTPRequest(url: server.baseURL, timeout: .milliseconds(300)))
         }
-        #expect(await server.waitUntil(seconds: 30) { $0.clientClosures == 1 })
+        #expect(await server.waitUntil(seconds: 90) { $0.clientClosures == 1 })
     }
 
     @Test func refusedConnectionIsATransportError() async throws {
@@ -81,17 +81,17 @@ struct TransportTests {
     }
 
     @Test func cancellingTheConsumerClosesTheConnection() async throws {
-        let server = try LoopbackHTTPServer([.sse(["data: one\n\n"], then: [.holdOpen(seconds: 30)])])
+        let server = try LoopbackHTTPServer([.sse(["data: one\n\n"], then: [.holdOpen(seconds: 90)])])
         defer { server.stop() }
         let consumer = Task {
             let response = try await URLSessionTransport().stream(HTTPRequest(url: server.baseURL))
             for try await _ in response.body {}
         }
-        #expect(await server.waitUntil(seconds: 30) { $0.requests.count == 1 })
+        #expect(await server.waitUntil(seconds: 90) { $0.requests.count == 1 })
         try await Task.sleep(for: .milliseconds(50))
         consumer.cancel()
         let result = await consumer.result
         #expect(throws: (any Error).self) { try result.get() }
-        #expect(await server.waitUntil(seconds: 30) { $0.clientClosures == 1 })
+        #expect(await server.waitUntil(seconds: 90) { $0.clientClosures == 1 })
     }
 }
