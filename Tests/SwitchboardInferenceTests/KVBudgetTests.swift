@@ -88,5 +88,12 @@ import Testing
         #expect(layer.keys[(kept + 1024) * width] == 0 && layer.keys[4095 * width] == 0)
         #expect(layer.values[layer.slots - 1] == 0 || !layer.isMapped)
         #expect(cache.residentBytes(positions: 4096) > cache.residentBytes(positions: kept))
+
+        // Bounded by what was written: the page holding the last written position goes too (it
+        // holds nothing older than the kept part), earlier pages stay.
+        for p in kept..<(kept + 100) { cache.store(layer: 0, position: p, key: key, value: value) }
+        cache.release(from: kept, upTo: kept + 100)
+        #expect(layer.keys[kept * width] == 0 && layer.keys[(kept + 99) * width] == 0)
+        #expect(layer.keys[(kept - 1) * width] == 1.5 && layer.values[kept - 1] == -2)
     }
 }

@@ -87,7 +87,7 @@ public final class BatchedSession {
     /// (its KV budget, `KVBudget`); 0 empties the slot.
     public func trim(_ slot: Int, to length: Int) {
         let kept = max(0, min(length, positions[slot]))
-        if highWater[slot] > kept { caches[slot].release(from: kept) }
+        if highWater[slot] > kept { caches[slot].release(from: kept, upTo: highWater[slot]) }
         highWater[slot] = kept
         positions[slot] = kept
         cachedIDs[slot].removeSubrange(min(kept, cachedIDs[slot].count)...)

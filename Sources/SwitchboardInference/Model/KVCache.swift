@@ -69,19 +69,24 @@ final class KVCache {
         return p
     }
 
-    /// Hands back the memory of positions `position...` (whole pages inside that range; they read
-    /// as zero afterwards). A ring layer is released only as a whole (`position` 0).
-    func release(from position: Int) {
+    /// Hands back the memory of positions `position..<end` (whole pages inside that range; they read
+    /// as zero afterwards). A ring layer is released only as a whole (`position` 0). `end` bounds the
+    /// work to what was written: each value row is its own range, one `madvise` per touched row.
+    func release(from position: Int, upTo end: Int = .max) {
         let floats = MemoryLayout<Float>.stride
         for layer in layers where layer.isMapped {
             if layer.isRing || position <= 0 {
                 if position <= 0 { Self.discard(layer.keys, from: 0, to: bytes(layer)); Self.discard(layer.values, from: 0, to: bytes(layer)) }
                 continue
             }
-            let first = min(position, layer.slots)
-            Self.discard(layer.keys, from: first * width * floats, to: bytes(layer))
+            let first = min(position, layer.slots), last = min(max(first, end), layer.slots)
+            guard last > first else { continue }
+            // The page holding `last` has nothing older than `first` in it (that page starts after
+            // `first`'s), so it goes too: up to the page end, within the array or the value row.
+            Self.discard(layer.keys, from: first * width * floats, through: last * width * floats, within: bytes(layer))
             for d in 0..<width {
-                Self.discard(layer.values, from: (d * layer.slots + first) * floats, to: (d + 1) * layer.slots * floats)
+                let row = d * layer.slots
+                Self.discard(layer.values, from: (row + first) * floats, through: (row + last) * floats, within: (row + layer.slots) * floats)
             }
         }
     }
@@ -108,6 +113,14 @@ final class KVCache {
         let low = (address + start + page - 1) / page * page, high = (address + end) / page * page
         guard high > low, let pointer = UnsafeMutableRawPointer(bitPattern: low) else { return }
         _ = madvise(pointer, high - low, Int32(MADV_DONTNEED))
+    }
+
+    /// `discard` from `start` to the end of the page holding byte `end - 1`, but not past `limit`.
+    private static func discard(_ base: UnsafeMutablePointer<Float>, from start: Int, through end: Int, within limit: Int) {
+        let page = Self.pageSize
+        let address = Int(bitPattern: UnsafeRawPointer(base))
+        let pageEnd = (address + end + page - 1) / page * page - address
+        discard(base, from: start, to: min(pageEnd, limit))
     }
 
     private static let pageSize = max(4096, Int(sysconf(Int32(_SC_PAGESIZE))))
