@@ -114,16 +114,20 @@ extension Coordinator {
     private nonisolated func startHedge(_ hedge: HedgeTarget, run: inout AttemptRun, events: EventSink?) async -> LoadBalancer.Lease? {
         let id = hedge.provider.id
         let now = clock.now()
-        let admitted = state.withLock { state -> Bool in
-            guard state.hedgeBudget.canRetry(at: now) else { return false }
+        // Budget check, breaker, slot and withdrawal in one section: concurrent hedges cannot
+        // both pass the check and overdraw the budget.
+        let lease = state.withLock { state -> LoadBalancer.Lease? in
+            guard state.hedgeBudget.canRetry(at: now) else { return nil }
             switch state.registry[id]?.breaker.admit(at: now) {
-            case .allowed?: return true
-            case .probe?: state.registry[id]?.breaker.recordCancelled(); return false  // a half-open provider is no hedge
-            default: return false
+            case .allowed?: break
+            case .probe?: state.registry[id]?.breaker.recordCancelled(); return nil  // a half-open provider is no hedge
+            default: return nil
             }
+            guard let lease = loadBalancer.tryAcquire(id) else { return nil }
+            _ = state.hedgeBudget.withdraw(at: now)
+            return lease
         }
-        guard admitted, let lease = loadBalancer.tryAcquire(id) else { return nil }
-        state.withLock { _ = $0.hedgeBudget.withdraw(at: now) }
+        guard let lease else { return nil }
         run.hedges += 1
         let started = run.machine.hedgeStarted(id, queueWait: lease.queueWait)
         events?.yield(started)

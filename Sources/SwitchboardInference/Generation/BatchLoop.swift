@@ -77,11 +77,10 @@ struct BatchLoop {
             return true
         }
         while let request = waiting.first, !freeSlots.isEmpty {
-            let ids = request.ids
-            if let error = refusal(of: request) {
+            let ids = request.ids, need = kvBytes(of: request)
+            if let error = refusal(of: request, needing: need) {
                 request.deliver(.failed(error)); waiting.removeFirst(); continue
             }
-            let need = kvBytes(of: request)
             let choice = chooseSlot(for: ids)
             guard makeRoom(need, slot: freeSlots[choice]) else { return }
             if request.options.constraint != nil, vocabulary == nil {
@@ -105,12 +104,11 @@ struct BatchLoop {
         }
     }
 
-    /// Why `request` can never run here, if it cannot.
-    private func refusal(of request: BatchRequest) -> InferenceError? {
+    /// Why `request` (needing `need` KV bytes) can never run here, if it cannot.
+    private func refusal(of request: BatchRequest, needing need: Int) -> InferenceError? {
         let ids = request.ids
         guard !ids.isEmpty else { return .emptyPrompt }
         guard ids.count <= session.contextLength else { return .contextLengthExceeded(limit: session.contextLength, requested: ids.count) }
-        let need = kvBytes(of: request)
         guard budget.decide(need, slot: 0) != .reject else { return .kvBudgetExceeded(neededBytes: need, budgetBytes: budget.limit) }
         return nil
     }
@@ -121,7 +119,7 @@ struct BatchLoop {
                                                       contextLength: session.contextLength))
     }
 
-    /// Whether `need` positions fit with `slot` taken, after dropping idle slots' kept caches (the
+    /// Whether `need` KV bytes fit with `slot` taken, after dropping idle slots' kept caches (the
     /// largest first) if that is what it takes.
     private mutating func makeRoom(_ need: Int, slot: Int) -> Bool {
         while budget.decide(need, slot: slot) == .wait {
