@@ -40,7 +40,8 @@ struct GzipBombTests {
         let error = await failure(of: openAI(server, settings: HostileStreamTests.hostile()).generate(providerRequest()))
         guard case .responseTooLarge? = error else { Issue.record("expected responseTooLarge, got \(String(describing: error))"); return }
         #expect(error?.classification == .fallbackOnly)
-        #expect(ContinuousClock.now - started < .seconds(20))
+        // Only a backstop against a hang: a run with both cores on the model suites took 24 s.
+        #expect(ContinuousClock.now - started < .seconds(60))
     }
 
     @Test func aWholeReplyIsCappedToo() async throws {
