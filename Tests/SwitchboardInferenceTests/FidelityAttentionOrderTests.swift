@@ -12,6 +12,9 @@ import Testing
         return (0..<count).map { _ in Float(Float16(Float.random(in: -2...2, using: &random))) }
     }
 
+    /// The same values as fp16 cache cells (`KVCache.Cell`).
+    static func cells(_ values: [Float]) -> [KVCache.Cell] { values.map { Float16($0).bitPattern } }
+
     /// Scalar model of ggml_vec_dot_f16 on AVX-512: accumulator j of 16 lanes takes blocks
     /// j, j+4, j+8…; then (a0+a2)+(a1+a3); then GCC's reduce (256-bit halves, 128-bit halves, pairs).
     static func referenceVecDotF16(_ x: [Float], _ y: [Float]) -> Float {
@@ -32,9 +35,9 @@ import Testing
         var differsFromOneAccumulator = 0
         for seed in 1...200 as ClosedRange<UInt64> {
             let x = Self.halves(256, seed: seed), y = Self.halves(256, seed: seed &* 7919)
-            let mine = Attention.dot4(AVX512Lanes.self, x, y, count: 256)
+            let mine = Attention.dot4(AVX512Lanes.self, x, Self.cells(y), count: 256)
             #expect(mine.bitPattern == Self.referenceVecDotF16(x, y).bitPattern)
-            if mine.bitPattern != Attention.dot(AVX512Lanes.self, x, y, count: 256).bitPattern { differsFromOneAccumulator += 1 }
+            if mine.bitPattern != Attention.dot(AVX512Lanes.self, x, Self.cells(y), count: 256).bitPattern { differsFromOneAccumulator += 1 }
         }
         // The two orders really differ (otherwise this test would prove nothing).
         #expect(differsFromOneAccumulator > 0)
@@ -45,11 +48,11 @@ import Testing
     @Test(arguments: [(0, 40), (0, 700), (512, 700)])
     func singleTokenHeadAgreesWithBatchedHead(window: Int, position: Int) {
         let head = 256, slots = 1024
-        let keys = UnsafeMutablePointer<Float>.allocate(capacity: slots * head)
-        let values = UnsafeMutablePointer<Float>.allocate(capacity: slots * head)
+        let keys = UnsafeMutablePointer<KVCache.Cell>.allocate(capacity: slots * head)
+        let values = UnsafeMutablePointer<KVCache.Cell>.allocate(capacity: slots * head)
         defer { keys.deallocate(); values.deallocate() }
         let k = Self.halves(slots * head, seed: 3), v = Self.halves(slots * head, seed: 4)
-        for i in 0..<(slots * head) { keys[i] = k[i] * 0.05; values[i] = v[i] }
+        for i in 0..<(slots * head) { keys[i] = Float16(k[i] * 0.05).bitPattern; values[i] = Float16(v[i]).bitPattern }
         let layer = KVCache.Layer(keys: keys, values: values, slots: slots, isRing: window > 0)
         let query = Self.halves(head, seed: 5)
         var scores = [Float](repeating: 0, count: slots + 64), batched = [Float](repeating: 0, count: head), single = batched

@@ -57,15 +57,17 @@ import Testing
     }
 
     @Test func aRequestLargerThanTheBudgetIsATypedError() async throws {
-        let model = try SyntheticLlamaModel(arch: "llama").load()
-        // The synthetic file's context is 64 positions; the budget holds 16.
+        // 256 positions, so a long request needs more whole pages of fp16 keys than a short one.
+        var synthetic = SyntheticLlamaModel(arch: "llama")
+        synthetic.contextLength = 256
+        let model = try synthetic.load()
         let session = BatchedSession(model: model, capacity: 1)
         let budget = session.kvBytes(positions: 16)
         let batched = BatchedGenerator(model: model, capacity: 2, kvBudgetBytes: budget)
-        let needed = session.kvBytes(positions: 5 + 50)
+        let needed = session.kvBytes(positions: 5 + 200)
         #expect(needed > budget)
         await #expect(throws: InferenceError.kvBudgetExceeded(neededBytes: needed, budgetBytes: budget)) {
-            _ = try await BatchedGenerationTests.collect(batched.events(ids: Self.prompts[0], options: GenerationOptions(maxTokens: 50)))
+            _ = try await BatchedGenerationTests.collect(batched.events(ids: Self.prompts[0], options: GenerationOptions(maxTokens: 200)))
         }
         // The engine goes on serving requests that fit.
         let small = try await BatchedGenerationTests.collect(batched.events(ids: Self.prompts[0], options: GenerationOptions(maxTokens: 4)))
@@ -82,8 +84,9 @@ import Testing
         let kept = 1024
         cache.release(from: kept)
         let layer = cache.layers[0]
-        #expect((0..<(kept * width)).allSatisfy { layer.keys[$0] == 1.5 })
-        #expect((0..<width).allSatisfy { d in (0..<kept).allSatisfy { layer.values[d * layer.slots + $0] == -2 } })
+        let one = Float16(1.5).bitPattern, minusTwo = Float16(-2).bitPattern
+        #expect((0..<(kept * width)).allSatisfy { layer.keys[$0] == one })
+        #expect((0..<width).allSatisfy { d in (0..<kept).allSatisfy { layer.values[d * layer.slots + $0] == minusTwo } })
         // Whole pages past the kept positions went back: they read as zero.
         #expect(layer.keys[(kept + 1024) * width] == 0 && layer.keys[4095 * width] == 0)
         #expect(layer.values[layer.slots - 1] == 0 || !layer.isMapped)
@@ -94,6 +97,6 @@ import Testing
         for p in kept..<(kept + 100) { cache.store(layer: 0, position: p, key: key, value: value) }
         cache.release(from: kept, upTo: kept + 100)
         #expect(layer.keys[kept * width] == 0 && layer.keys[(kept + 99) * width] == 0)
-        #expect(layer.keys[(kept - 1) * width] == 1.5 && layer.values[kept - 1] == -2)
+        #expect(layer.keys[(kept - 1) * width] == one && layer.values[kept - 1] == minusTwo)
     }
 }

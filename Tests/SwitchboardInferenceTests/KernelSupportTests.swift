@@ -86,6 +86,32 @@ import Testing
         #expect(abs(c[4] - s0) < 1e-6)
     }
 
+    /// The cache keeps fp16 cells; both lane widths read back exactly what llama.cpp's f16 cache holds
+    /// (Float(Float16(x))), subnormals, signed zero and infinities included.
+    @Test func cacheStoresFP16CellsThatBothLaneWidthsReadBackExactly() {
+        let cache = KVCache(architecture: ModelArchitectureFixture.tiny, contextLength: 64, batch: 1)
+        var random = SplitMix64(seed: 11)
+        var key = (0..<16).map { _ in Float.random(in: -70_000...70_000, using: &random) }
+        key[0] = 1e-7; key[1] = -0.0; key[2] = .infinity; key[3] = 65_520; key[4] = 3.0e-5
+        let value = key.map { $0 / 1024 }
+        cache.store(layer: 5, position: 3, key: key, value: value)
+        let layer = cache.layers[5]
+        let rawKey = UnsafeRawPointer(layer.keys + 3 * cache.width)
+        let wide = AVX512Lanes.loadHalves(rawKey, 0)
+        let narrow = (AVX2Lanes.loadHalves(rawKey, 0), AVX2Lanes.loadHalves(rawKey, 16))
+        for i in 0..<16 {
+            let expected = Float(Float16(key[i])).bitPattern
+            #expect(wide[i].bitPattern == expected, "key \(i)")
+            #expect((i < 8 ? narrow.0[i] : narrow.1[i - 8]).bitPattern == expected, "key \(i)")
+            #expect(Float(Float16(bitPattern: layer.values[i * layer.slots + 3])).bitPattern == Float(Float16(value[i])).bitPattern)
+        }
+        // Two bytes per cell: a full cache is every layer's slots × width cells, twice, in whole pages.
+        let full = KVCache(architecture: ModelArchitectureFixture.tiny, contextLength: 4096, batch: 1)
+        let page = max(4096, Int(sysconf(Int32(_SC_PAGESIZE))))
+        let expected = full.layers.reduce(0) { $0 + 2 * (($1.slots * full.width * 2 + page - 1) / page * page) }
+        #expect(full.residentBytes(positions: 4096) == expected)
+    }
+
     @Test func attentionAveragesValuesBySoftmaxAndRespectsWindow() throws {
         var a = ModelArchitectureFixture.tiny
         a.slidingWindow = 2

@@ -7,6 +7,8 @@ import Foundation
 struct SyntheticLlamaModel {
     let arch: String
     let d = 64, layers = 2, ffn = 128, heads = 4, kvHeads = 2, head = 16, eps: Float = 1e-5, ropeBase: Float = 10_000
+    /// Positions the file declares (`context_length`).
+    var contextLength = 64
     var vocabulary: [String]
     var tensors: [String: (shape: [Int], values: [Float])] = [:]
 
@@ -50,7 +52,7 @@ struct SyntheticLlamaModel {
             ("general.architecture", .string(arch)), ("general.alignment", .uint32(32)),
             ("\(arch).embedding_length", .uint32(UInt32(d))), ("\(arch).block_count", .uint32(UInt32(layers))),
             ("\(arch).feed_forward_length", .uint32(UInt32(ffn))), ("\(arch).attention.head_count", .uint32(UInt32(heads))),
-            ("\(arch).attention.head_count_kv", .uint32(UInt32(kvHeads))), ("\(arch).context_length", .uint32(64)),
+            ("\(arch).attention.head_count_kv", .uint32(UInt32(kvHeads))), ("\(arch).context_length", .uint32(UInt32(contextLength))),
             ("\(arch).attention.layer_norm_rms_epsilon", .float32(eps)), ("\(arch).rope.freq_base", .float32(ropeBase)),
             ("tokenizer.ggml.model", .string("gpt2")), ("tokenizer.ggml.pre", .string("gpt-2")),
             ("tokenizer.ggml.tokens", .array(.string(vocabulary))),

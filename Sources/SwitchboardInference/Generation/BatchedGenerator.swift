@@ -56,11 +56,11 @@ public final class BatchedGenerator: Sendable {
 
     deinit { inbox.close() }
 
-    /// KV cache bytes one sequence of `contextLength` positions needs (f32 keys and values).
+    /// KV cache bytes one sequence of `contextLength` positions needs (fp16 keys and values).
     public static func kvBytesPerSequence(model: LanguageModel, contextLength: Int) -> Int {
         let a = model.architecture
         // Saturating: a corrupt header's sizes must not trap here.
-        return [a.blockCount, a.headCountKV, a.keyLength, 2 * MemoryLayout<Float>.stride, max(1, contextLength)].reduce(1) { product, factor in
+        return [a.blockCount, a.headCountKV, a.keyLength, 2 * MemoryLayout<KVCache.Cell>.stride, max(1, contextLength)].reduce(1) { product, factor in
             let (value, overflow) = product.multipliedReportingOverflow(by: factor)
             return overflow ? .max : value
         }

@@ -74,11 +74,11 @@ enum Attention {
             var chunk = base
             while chunk < end {
                 let pr = L.load(probs, 4 * (chunk - base))
-                let offset = 4 * layer.slot(chunk)
-                a0.addProduct(L.load(r0, offset), pr)
-                a1.addProduct(L.load(r1, offset), pr)
-                a2.addProduct(L.load(r2, offset), pr)
-                a3.addProduct(L.load(r3, offset), pr)
+                let offset = 2 * layer.slot(chunk)
+                a0.addProduct(L.loadHalves(r0, offset), pr)
+                a1.addProduct(L.loadHalves(r1, offset), pr)
+                a2.addProduct(L.loadHalves(r2, offset), pr)
+                a3.addProduct(L.loadHalves(r3, offset), pr)
                 chunk += step
             }
             output[d] = L.reduce(a0); output[d + 1] = L.reduce(a1); output[d + 2] = L.reduce(a2); output[d + 3] = L.reduce(a3)
@@ -89,7 +89,7 @@ enum Attention {
             var acc = L.Vector()
             var chunk = base
             while chunk < end {
-                acc.addProduct(L.load(row, 4 * layer.slot(chunk)), L.load(probs, 4 * (chunk - base)))
+                acc.addProduct(L.loadHalves(row, 2 * layer.slot(chunk)), L.load(probs, 4 * (chunk - base)))
                 chunk += step
             }
             output[d] = L.reduce(acc)
@@ -125,30 +125,30 @@ enum Attention {
 
     /// One accumulator over vector-sized chunks, then the build's reduction.
     @inline(__always)
-    static func dot<L: AttentionLanes>(_ lanes: L.Type, _ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, count: Int) -> Float {
+    static func dot<L: AttentionLanes>(_ lanes: L.Type, _ a: UnsafePointer<Float>, _ b: UnsafePointer<KVCache.Cell>, count: Int) -> Float {
         var acc = L.Vector()
         let ra = UnsafeRawPointer(a), rb = UnsafeRawPointer(b)
         var i = 0
         while i < count {
-            acc.addProduct(L.load(ra, 4 * i), L.load(rb, 4 * i))
+            acc.addProduct(L.load(ra, 4 * i), L.loadHalves(rb, 2 * i))
             i += L.width
         }
         return L.reduce(acc)
     }
 
     @inline(__always)
-    static func dotx4<L: AttentionLanes>(_ lanes: L.Type, _ q: UnsafePointer<Float>, _ k0: UnsafePointer<Float>, _ k1: UnsafePointer<Float>,
-                                         _ k2: UnsafePointer<Float>, _ k3: UnsafePointer<Float>, count: Int) -> SIMD4<Float> {
+    static func dotx4<L: AttentionLanes>(_ lanes: L.Type, _ q: UnsafePointer<Float>, _ k0: UnsafePointer<KVCache.Cell>, _ k1: UnsafePointer<KVCache.Cell>,
+                                         _ k2: UnsafePointer<KVCache.Cell>, _ k3: UnsafePointer<KVCache.Cell>, count: Int) -> SIMD4<Float> {
         var a0 = L.Vector(), a1 = L.Vector(), a2 = L.Vector(), a3 = L.Vector()
         let rq = UnsafeRawPointer(q)
         let r0 = UnsafeRawPointer(k0), r1 = UnsafeRawPointer(k1), r2 = UnsafeRawPointer(k2), r3 = UnsafeRawPointer(k3)
         var i = 0
         while i < count {
             let x = L.load(rq, 4 * i)
-            a0.addProduct(x, L.load(r0, 4 * i))
-            a1.addProduct(x, L.load(r1, 4 * i))
-            a2.addProduct(x, L.load(r2, 4 * i))
-            a3.addProduct(x, L.load(r3, 4 * i))
+            a0.addProduct(x, L.loadHalves(r0, 2 * i))
+            a1.addProduct(x, L.loadHalves(r1, 2 * i))
+            a2.addProduct(x, L.loadHalves(r2, 2 * i))
+            a3.addProduct(x, L.loadHalves(r3, 2 * i))
             i += L.width
         }
         return SIMD4(L.reduce(a0), L.reduce(a1), L.reduce(a2), L.reduce(a3))

@@ -8,6 +8,8 @@ protocol AttentionLanes {
     static func reduce(_ v: Vector) -> Float
     /// `ggml_vec_dot_f16`'s `GGML_F32xN_REDUCE` of its four accumulators.
     static func reduce(_ a: Vector, _ b: Vector, _ c: Vector, _ d: Vector) -> Float
+    /// One vector of fp16 cache cells at `byteOffset`, widened exactly (`vcvtph2ps`).
+    static func loadHalves(_ p: UnsafeRawPointer, _ byteOffset: Int) -> Vector
 }
 
 extension AttentionLanes {
@@ -30,6 +32,11 @@ enum AVX512Lanes: AttentionLanes {
 
     @inline(__always)
     static func reduce(_ a: SIMD16<Float>, _ b: SIMD16<Float>, _ c: SIMD16<Float>, _ d: SIMD16<Float>) -> Float { reduce((a + c) + (b + d)) }
+
+    @inline(__always)
+    static func loadHalves(_ p: UnsafeRawPointer, _ byteOffset: Int) -> SIMD16<Float> {
+        SIMD16(lowHalf: AVX2Lanes.loadHalves(p, byteOffset), highHalf: AVX2Lanes.loadHalves(p, byteOffset + 16))
+    }
 }
 
 enum AVX2Lanes: AttentionLanes {
@@ -48,5 +55,13 @@ enum AVX2Lanes: AttentionLanes {
         let x = (a + c) + (b + d)
         let t = x.lowHalf + x.highHalf
         return (t[0] + t[1]) + (t[2] + t[3])
+    }
+
+    /// Lane by lane, which LLVM turns into one `vcvtph2ps` (a whole-vector conversion initializer is a
+    /// generic call).
+    @inline(__always)
+    static func loadHalves(_ p: UnsafeRawPointer, _ byteOffset: Int) -> SIMD8<Float> {
+        let h = p.loadUnaligned(fromByteOffset: byteOffset, as: SIMD8<Float16>.self)
+        return SIMD8(Float(h[0]), Float(h[1]), Float(h[2]), Float(h[3]), Float(h[4]), Float(h[5]), Float(h[6]), Float(h[7]))
     }
 }

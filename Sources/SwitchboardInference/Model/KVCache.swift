@@ -7,14 +7,18 @@ import Foundation
 /// Keys are stored position-major, values dimension-major (each dimension's values over the slots
 /// are contiguous, as llama.cpp's transposed V cache, for the attention's position-order sums).
 /// Slot counts are multiples of 16 so 16-position chunks never wrap.
-/// Stored as f32 holding fp16-rounded values (llama.cpp's default cache type is f16, and matching
-/// its rounding keeps our top-1 agreement with it high); memory is mapped up front but only
+/// Stored as fp16 bit patterns, llama.cpp's default cache type: attention reads them back exactly
+/// (`AttentionLanes.loadHalves`, one `vcvtph2ps` per vector), and a decode step at long context,
+/// which streams the whole cache, reads half the bytes f32 storage did; memory is mapped up front but only
 /// touched pages become resident, and `release(from:)` hands pages back (a batched engine's KV
 /// budget, `KVBudget`).
 final class KVCache {
+    /// One cached number: an IEEE fp16 bit pattern.
+    typealias Cell = UInt16
+
     struct Layer {
-        let keys: UnsafeMutablePointer<Float>
-        let values: UnsafeMutablePointer<Float>
+        let keys: UnsafeMutablePointer<Cell>
+        let values: UnsafeMutablePointer<Cell>
         let slots: Int
         let isRing: Bool
         /// Keys and values are anonymous mappings (released with `madvise`, freed with `munmap`).
@@ -25,7 +29,7 @@ final class KVCache {
     }
 
     let layers: [Layer]
-    /// Floats per position (kv heads × head length).
+    /// Cells per position (kv heads × head length).
     let width: Int
 
     init(architecture a: ModelArchitecture, contextLength: Int, batch: Int) {
@@ -36,8 +40,8 @@ final class KVCache {
             let w = a.headCountKV * a.keyLength
             let keys = Self.mapZeroed(slots * w), values = Self.mapZeroed(slots * w)
             if let keys, let values { return Layer(keys: keys, values: values, slots: slots, isRing: ring, isMapped: true) }
-            if let keys { munmap(keys, slots * w * MemoryLayout<Float>.stride) }
-            if let values { munmap(values, slots * w * MemoryLayout<Float>.stride) }
+            if let keys { munmap(keys, slots * w * MemoryLayout<Cell>.stride) }
+            if let values { munmap(values, slots * w * MemoryLayout<Cell>.stride) }
             return Layer(keys: Self.allocateZeroed(slots * w), values: Self.allocateZeroed(slots * w), slots: slots, isRing: ring)
         }
     }
@@ -55,16 +59,16 @@ final class KVCache {
     /// Zero-filled without touching the pages (fresh anonymous pages read as zero): attention
     /// multiplies never-written slots by probability 0, which must not meet garbage NaNs, yet unused
     /// context must not become resident. Pages released with `madvise` read as zero again.
-    private static func mapZeroed(_ count: Int) -> UnsafeMutablePointer<Float>? {
-        let raw = mmap(nil, max(1, count) * MemoryLayout<Float>.stride, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+    private static func mapZeroed(_ count: Int) -> UnsafeMutablePointer<Cell>? {
+        let raw = mmap(nil, max(1, count) * MemoryLayout<Cell>.stride, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
         guard let raw, raw != UnsafeMutableRawPointer(bitPattern: -1) else { return nil }
-        return raw.bindMemory(to: Float.self, capacity: count)
+        return raw.bindMemory(to: Cell.self, capacity: count)
     }
 
     /// Out of address space for a mapping: an initialized allocation (fails loudly if memory is
     /// truly exhausted); its pages are never released early.
-    private static func allocateZeroed(_ count: Int) -> UnsafeMutablePointer<Float> {
-        let p = UnsafeMutablePointer<Float>.allocate(capacity: max(1, count))
+    private static func allocateZeroed(_ count: Int) -> UnsafeMutablePointer<Cell> {
+        let p = UnsafeMutablePointer<Cell>.allocate(capacity: max(1, count))
         p.initialize(repeating: 0, count: max(1, count))
         return p
     }
@@ -73,7 +77,7 @@ final class KVCache {
     /// as zero afterwards). A ring layer is released only as a whole (`position` 0). `end` bounds the
     /// work to what was written: each value row is its own range, one `madvise` per touched row.
     func release(from position: Int, upTo end: Int = .max) {
-        let floats = MemoryLayout<Float>.stride
+        let cell = MemoryLayout<Cell>.stride
         for layer in layers where layer.isMapped {
             if layer.isRing || position <= 0 {
                 if position <= 0 { Self.discard(layer.keys, from: 0, to: bytes(layer)); Self.discard(layer.values, from: 0, to: bytes(layer)) }
@@ -83,10 +87,10 @@ final class KVCache {
             guard last > first else { continue }
             // The page holding `last` has nothing older than `first` in it (that page starts after
             // `first`'s), so it goes too: up to the page end, within the array or the value row.
-            Self.discard(layer.keys, from: first * width * floats, through: last * width * floats, within: bytes(layer))
+            Self.discard(layer.keys, from: first * width * cell, through: last * width * cell, within: bytes(layer))
             for d in 0..<width {
                 let row = d * layer.slots
-                Self.discard(layer.values, from: (row + first) * floats, through: (row + last) * floats, within: (row + layer.slots) * floats)
+                Self.discard(layer.values, from: (row + first) * cell, through: (row + last) * cell, within: (row + layer.slots) * cell)
             }
         }
     }
@@ -94,20 +98,20 @@ final class KVCache {
     /// Resident bytes once positions `0..<positions` are written: keys by whole pages, and values by
     /// whole pages of every dimension's row (the dimension-major layout touches one page per row).
     func residentBytes(positions: Int) -> Int {
-        let floats = MemoryLayout<Float>.stride, page = Self.pageSize
+        let cell = MemoryLayout<Cell>.stride, page = Self.pageSize
         func pages(_ bytes: Int) -> Int { (bytes + page - 1) / page * page }
         return layers.reduce(0) { sum, layer in
             let p = max(0, min(positions, layer.slots))
-            let values = min(width * pages(p * floats), pages(bytes(layer)))
-            return sum &+ pages(p * width * floats) &+ values
+            let values = min(width * pages(p * cell), pages(bytes(layer)))
+            return sum &+ pages(p * width * cell) &+ values
         }
     }
 
     /// Bytes of one layer's keys (and of its values).
-    private func bytes(_ layer: Layer) -> Int { layer.slots * width * MemoryLayout<Float>.stride }
+    private func bytes(_ layer: Layer) -> Int { layer.slots * width * MemoryLayout<Cell>.stride }
 
     /// `madvise(DONTNEED)` on the whole pages within bytes `start..<end` of `base`.
-    private static func discard(_ base: UnsafeMutablePointer<Float>, from start: Int, to end: Int) {
+    private static func discard(_ base: UnsafeMutablePointer<Cell>, from start: Int, to end: Int) {
         let page = Self.pageSize
         let address = Int(bitPattern: UnsafeRawPointer(base))
         let low = (address + start + page - 1) / page * page, high = (address + end) / page * page
@@ -116,7 +120,7 @@ final class KVCache {
     }
 
     /// `discard` from `start` to the end of the page holding byte `end - 1`, but not past `limit`.
-    private static func discard(_ base: UnsafeMutablePointer<Float>, from start: Int, through end: Int, within limit: Int) {
+    private static func discard(_ base: UnsafeMutablePointer<Cell>, from start: Int, through end: Int, within limit: Int) {
         let page = Self.pageSize
         let address = Int(bitPattern: UnsafeRawPointer(base))
         let pageEnd = (address + end + page - 1) / page * page - address
@@ -125,14 +129,14 @@ final class KVCache {
 
     private static let pageSize = max(4096, Int(sysconf(Int32(_SC_PAGESIZE))))
 
-    /// Stores one position's key and value (rounded through fp16).
+    /// Stores one position's key and value, rounded to fp16.
     func store(layer il: Int, position: Int, key: UnsafePointer<Float>, value: UnsafePointer<Float>) {
         let layer = layers[il]
         let base = layer.slot(position) * width
         let slot = layer.slot(position)
         for i in 0..<width {
-            layer.keys[base + i] = Float(Float16(key[i]))
-            layer.values[i * layer.slots + slot] = Float(Float16(value[i]))
+            layer.keys[base + i] = Float16(key[i]).bitPattern
+            layer.values[i * layer.slots + slot] = Float16(value[i]).bitPattern
         }
     }
 }
