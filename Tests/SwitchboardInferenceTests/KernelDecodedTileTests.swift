@@ -36,7 +36,7 @@ import Testing
     }
 
     /// Decoded row pairs (`SmallBlockDot.DecodedRowPair`, prefill) against the in-place reference
-    /// tile, 8 activation rows at a time and one at a time, and the decode row pair
+    /// tile, 4 activation rows at a time and one at a time, and the decode row pair
     /// (`dotRowPair`) against the one-row reference; an odd last row is paired with itself.
     func small<C: SmallBlockCodec>(_ codec: C.Type, _ format: WeightFormat, columns: Int) {
         var rng = Rng(state: 7 &+ UInt64(columns))
@@ -51,7 +51,8 @@ import Testing
             for (r0, r1) in [(0, 1), (2, 2)] {
                 pair.decode(codec, row(r0), row(r1), shifts: act.pairedRow(0).shifts)
                 for t in stride(from: 0, to: count, by: 8) {
-                    let fast = pair.dot8(act, first: t, minimum: false)
+                    let (low, high) = (pair.dot4(act, first: t, minimum: false), pair.dot4(act, first: t + 4, minimum: false))
+                    let fast = (SIMD8(lowHalf: low.0, highHalf: high.0), SIMD8(lowHalf: low.1, highHalf: high.1))
                     let reference0 = SmallBlockDot.dot8(codec, row(r0), act, first: t, blocks: blocks)
                     let reference1 = SmallBlockDot.dot8(codec, row(r1), act, first: t, blocks: blocks)
                     for i in 0..<8 {

@@ -1,7 +1,7 @@
 /// Prefill path for 32-value-block weights: a pair of weight rows decoded once per batch slice into
 /// the row-pair form of `dotRowPair` (per block: 32 Int16 even values, both rows; 32 Int16 odd
 /// values, both rows; 16 Float scales, [d₀ ×8 | d₁ ×8]; Q4_1's minimums m₀, m₁ after all blocks), then run against every activation row of
-/// the slice, 8 at a time. Per block and activation row that is two `vpmaddwd`, a subtraction, a
+/// the slice, 4 at a time. Per block and activation row that is two `vpmaddwd`, a subtraction, a
 /// conversion, a multiply and one fused multiply-add for both weight rows.
 ///
 /// Results are bit-identical to `dotRowPair` and `dot` (the same Int32 lane sums, the same float
@@ -73,15 +73,13 @@ extension SmallBlockDot {
             return (r0 + m0, r1 + m1)
         }
 
-        /// Against activation rows `t..<t+8`: (row 0's results, row 1's results).
+        /// Against activation rows `t..<t+4`: (row 0's results, row 1's results). Four accumulator
+        /// pairs leave AVX2's sixteen registers room for the weights; eight spill every block.
         @inline(__always)
-        func dot8(_ a: ActivationBuffer, first t: Int, minimum: Bool) -> (SIMD8<Float>, SIMD8<Float>) {
-            // Activation scales as 8-lane vectors loaded twice: a broadcast scalar here costs the
-            // other products their `vpmaddwd` match (LLVM codegen, found by inspection).
+        func dot4(_ a: ActivationBuffer, first t: Int, minimum: Bool) -> (SIMD4<Float>, SIMD4<Float>) {
             let stride = 2 * a.columns, scaleStride = a.columns / 4
             let values = a.paired + t * stride, scales = a.expandedScales + t * scaleStride
             var acc0 = SIMD16<Float>(), acc1 = SIMD16<Float>(), acc2 = SIMD16<Float>(), acc3 = SIMD16<Float>()
-            var acc4 = SIMD16<Float>(), acc5 = SIMD16<Float>(), acc6 = SIMD16<Float>(), acc7 = SIMD16<Float>()
             for b in 0..<blocks {
                 let ws = self.scales(b)
                 @inline(__always) func step(_ r: Int, _ acc: inout SIMD16<Float>) {
@@ -90,14 +88,13 @@ extension SmallBlockDot {
                     acc.addProduct(IntegerDot.convert(s), ws * SIMD16(lowHalf: h, highHalf: h))
                 }
                 step(0, &acc0); step(1, &acc1); step(2, &acc2); step(3, &acc3)
-                step(4, &acc4); step(5, &acc5); step(6, &acc6); step(7, &acc7)
             }
             func low(_ v: SIMD16<Float>) -> Float { IntegerDot.sum8(v.lowHalf) }
             func high(_ v: SIMD16<Float>) -> Float { IntegerDot.sum8(v.highHalf) }
-            var r0 = SIMD8(low(acc0), low(acc1), low(acc2), low(acc3), low(acc4), low(acc5), low(acc6), low(acc7))
-            var r1 = SIMD8(high(acc0), high(acc1), high(acc2), high(acc3), high(acc4), high(acc5), high(acc6), high(acc7))
+            var r0 = SIMD4(low(acc0), low(acc1), low(acc2), low(acc3))
+            var r1 = SIMD4(high(acc0), high(acc1), high(acc2), high(acc3))
             if minimum {
-                for r in 0..<8 {
+                for r in 0..<4 {
                     let (m0, m1) = minimumTerms(a.blockSums + (t + r) * a.blocksPerRow)
                     r0[r] += m0; r1[r] += m1
                 }

@@ -88,7 +88,7 @@ enum MatMul {
             }
             return
         }
-        // Prefill: decode a group of weight rows once, in row pairs, then run every 8-row activation
+        // Prefill: decode a group of weight rows once, in row pairs, then run every 4-row activation
         // tile against the whole group, so the tile is reused from L1 instead of streamed from L2
         // once per weight row. Scratch: 4 pairs × 192 bytes per block (15 KB for 640 columns; the
         // allocation falls back to the heap if a wider model's does not fit the stack).
@@ -106,13 +106,13 @@ enum MatMul {
                     decoded(p).decode(format, w.row(r0), w.row(r1), shifts: shifts)
                 }
                 var t = 0
-                while t + 8 <= count {
+                while t + 4 <= count {
                     for p in 0..<(n + 1) / 2 {
                         let (r0, r1) = rowsOf(p)
-                        let (v0, v1) = decoded(p).dot8(a, first: t, minimum: C.hasMinimum)
-                        for i in 0..<8 { out[(t + i) * outStride + r0] = v0[i]; out[(t + i) * outStride + r1] = v1[i] }
+                        let (v0, v1) = decoded(p).dot4(a, first: t, minimum: C.hasMinimum)
+                        for i in 0..<4 { out[(t + i) * outStride + r0] = v0[i]; out[(t + i) * outStride + r1] = v1[i] }
                     }
-                    t += 8
+                    t += 4
                 }
                 while t < count {
                     for p in 0..<(n + 1) / 2 {
