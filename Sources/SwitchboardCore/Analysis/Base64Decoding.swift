@@ -10,7 +10,12 @@ enum Base64Decoding {
         return table
     }()
 
-    static func isAlphabet(_ byte: UInt8) -> Bool { values[Int(byte)] != 0xFF || byte == 0x3D }
+    /// Letters, digits, `+ / - _` and the padding `=` (compared, not looked up: a table in a static is
+    /// a `swift_once` check per byte in the analyzer's scans).
+    @inline(__always)
+    static func isAlphabet(_ byte: UInt8) -> Bool {
+        ByteClass.isASCIIAlphanumeric(byte) || byte == 0x2B || byte == 0x2F || byte == 0x2D || byte == 0x5F || byte == 0x3D
+    }
 
     static func decode(_ encoded: ArraySlice<UInt8>) -> [UInt8]? {
         var body = encoded

@@ -65,6 +65,9 @@ public struct Lexicon: OptionSet, Sendable, Hashable {
 
     @inline(__always) static func flags(forHash hash: UInt64) -> Lexicon { Lexicon(rawValue: table.value(for: hash)) }
 
+    /// The word table itself, for a scan that looks up every word (one `swift_once` check per text).
+    static var wordTable: WordTable { table }
+
     private static let table: WordTable = {
         var merged: [UInt64: UInt64] = [:]
         for (flag, words) in wordLists + HealthLanguage.all.flatMap(\.words) {

@@ -2,28 +2,29 @@
 /// least contextual; "my address is", "I live at": personal).
 public enum PersonalRecognizer: Recognizer {
     public static let kinds: Set<EntityKind> = [.streetAddress, .dateOfBirth, .personalContext]
-    private static let myHash = Lexicon.hash(of: "my")
-    private static let iHash = Lexicon.hash(of: "i")
-    private static let atHash = Lexicon.hash(of: "at")
-    private static let ofHash = Lexicon.hash(of: "of")
-    private static let dateHash = Lexicon.hash(of: "date")
-    private static let birthHash = Lexicon.hash(of: "birth")
-    private static let workHash = Lexicon.hash(of: "work")
-    private static let dHash = Lexicon.hash(of: "d"), oHash = Lexicon.hash(of: "o"), bHash = Lexicon.hash(of: "b")
+    /// Hashes of the cue words, computed once (a lazily initialized static costs a `swift_once` check
+    /// per read, so `scan` reads this once per text).
+    private struct Cues {
+        let my = Lexicon.hash(of: "my"), i = Lexicon.hash(of: "i"), at = Lexicon.hash(of: "at"), of = Lexicon.hash(of: "of")
+        let date = Lexicon.hash(of: "date"), birth = Lexicon.hash(of: "birth"), work = Lexicon.hash(of: "work")
+        let d = Lexicon.hash(of: "d"), o = Lexicon.hash(of: "o"), b = Lexicon.hash(of: "b")
+    }
+    private static let cues = Cues()
 
     public static func scan(_ text: TextScan, into findings: inout [Finding]) {
         let words = text.words
+        let cues = cues
         for index in words.indices {
             let word = words[index]
             if word.digits > 0 {
                 scanAddress(text, numberIndex: index, into: &findings)
-            } else if word.lexicon.contains(.birthCue) || isDateOfBirthPhrase(text, index) {
+            } else if word.lexicon.contains(.birthCue) || isDateOfBirthPhrase(text, index, cues) {
                 scanBirthDate(text, cueIndex: index, into: &findings)
-            } else if word.hash == myHash {
+            } else if word.hash == cues.my {
                 scanMy(text, index, into: &findings)
-            } else if word.hash == iHash, let next = following(text, index), words[next].lexicon.contains(.livePlace) {
+            } else if word.hash == cues.i, let next = following(text, index), words[next].lexicon.contains(.livePlace) {
                 // "I live at <address>" says where; "I live in <city>", "I work at <company>" only hint.
-                let precise = following(text, next).map { words[$0].hash == atHash && words[next].hash != workHash } ?? false
+                let precise = following(text, next).map { words[$0].hash == cues.at && words[next].hash != cues.work } ?? false
                 findings.append(Finding(kind: .personalContext, range: word.start..<words[next].end,
                                         level: precise ? .personal : .contextual))
             }
@@ -82,12 +83,12 @@ public enum PersonalRecognizer: Recognizer {
     }
 
     /// "date of birth", "d.o.b.".
-    private static func isDateOfBirthPhrase(_ text: TextScan, _ index: Int) -> Bool {
+    private static func isDateOfBirthPhrase(_ text: TextScan, _ index: Int, _ cues: Cues) -> Bool {
         let words = text.words
         guard index + 2 < words.count else { return false }
         let first = words[index].hash, second = words[index + 1].hash, third = words[index + 2].hash
-        return (first == dateHash && second == ofHash && third == birthHash)
-            || (first == dHash && second == oHash && third == bHash && words[index + 2].start - words[index].end == 3)
+        return (first == cues.date && second == cues.of && third == cues.birth)
+            || (first == cues.d && second == cues.o && third == cues.b && words[index + 2].start - words[index].end == 3)
     }
 
     /// A full date within six words after the cue: 12/03/1985, 1985-03-12, 3 March 1985, March 3.

@@ -35,6 +35,13 @@ extension SecretRecognizer {
     private static let jwtStart = Array("eyJ".utf8)
     private static let basic = Array("Basic ".utf8)
 
+    /// The formats by the first byte of their prefix.
+    private static let formatsByFirstByte: [[KeyFormat]] = {
+        var table = [[KeyFormat]](repeating: [], count: 256)
+        for format in formats { table[Int(format.prefix[0])].append(format) }
+        return table
+    }()
+
     /// First bytes of every prefix, so most bytes are skipped with one table load.
     private static let startBytes: [Bool] = {
         var table = [Bool](repeating: false, count: 256)
@@ -45,23 +52,26 @@ extension SecretRecognizer {
 
     static func scanKeyFormats(_ text: TextScan, into findings: inout [Finding]) {
         let bytes = text.bytes
+        // Tables read once per scan, not per byte (each static read is a `swift_once` check).
+        let starts = startBytes, byFirstByte = formatsByFirstByte
         var i = 0
         while i < bytes.count {
             let b = bytes[i]
-            guard startBytes[Int(b)] else { i += 1; continue }
+            guard starts[Int(b)] else { i += 1; continue }
             if b == 0x2D, let end = pemBlock(text, at: i) {
                 findings.append(Finding(kind: .secret, range: i..<end)); i = end; continue
             }
             guard !ByteClass.isASCIIAlphanumeric(text.at(i - 1)) else { i += 1; continue }
-            if let end = jwt(text, at: i) ?? basicCredentials(text, at: i) ?? knownFormat(text, at: i) {
+            if let end = jwt(text, at: i) ?? basicCredentials(text, at: i) ?? knownFormat(text, at: i, among: byFirstByte[Int(b)]) {
                 findings.append(Finding(kind: .secret, range: i..<end)); i = end; continue
             }
             i += 1
         }
     }
 
-    private static func knownFormat(_ text: TextScan, at i: Int) -> Int? {
-        for format in formats where hasPrefix(text, format.prefix, at: i) {
+    /// `candidates`: the formats whose prefix starts with the byte at `i`.
+    private static func knownFormat(_ text: TextScan, at i: Int, among candidates: [KeyFormat]) -> Int? {
+        for format in candidates where hasPrefix(text, format.prefix, at: i) {
             let bodyStart = i + format.prefix.count
             var end = bodyStart
             while isKeyByte(text.at(end), uppercaseOnly: format.uppercaseOnly) { end += 1 }

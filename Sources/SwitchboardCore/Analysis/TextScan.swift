@@ -67,12 +67,13 @@ public struct TextScan: Sendable {
 
     private mutating func tokenize() {
         let count = bytes.count
+        let lexicon = Lexicon.wordTable
         var i = 0
         var sentence = 0
         while i < count {
             let byte = bytes[i]
             if ByteClass.isASCIIAlphanumeric(byte) || (byte >= 0x80 && !isPunctuation(at: i)) {
-                i = readWord(from: i, sentence: sentence)
+                i = readWord(from: i, sentence: sentence, lexicon: lexicon)
                 continue
             }
             if byte == 0x2E || byte == 0x21 || byte == 0x3F || byte == 0x3B {
@@ -92,7 +93,7 @@ public struct TextScan: Sendable {
     }
 
     /// Reads one word at `start`; returns the index after it.
-    private mutating func readWord(from start: Int, sentence: Int) -> Int {
+    private mutating func readWord(from start: Int, sentence: Int, lexicon table: WordTable) -> Int {
         var i = start
         var hash = Lexicon.hashSeed
         var letters = 0, digits = 0
@@ -115,7 +116,7 @@ public struct TextScan: Sendable {
                 break
             }
         }
-        let lexicon = (letters > 0 && i - start <= 24) ? Lexicon.flags(forHash: hash) : []
+        let lexicon = (letters > 0 && i - start <= 24) ? Lexicon(rawValue: table.value(for: hash)) : []
         allFlags.formUnion(lexicon)
         digitCount += digits
         words.append(Word(start: start, end: i, lexicon: lexicon, hash: hash, sentence: sentence, letters: letters, digits: digits,
