@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Side-by-side speed: our engine (`switchboard-bench engine`) and llama.cpp (llama-cpp-python, through
 # Scripts/llamacpp_reference.py, a copy of shared/tools/llamacpp_reference.py) on the same model, same prompt (512 tokens), same thread count,
-# one after the other in one run. Prints both JSON objects and the ratios (ours / llama.cpp).
+# interleaved in one run. Prints every JSON object and the ratios (ours / llama.cpp: medians of the pairs).
 # Needs `pip install llama-cpp-python` (builds llama.cpp, ~6 minutes); the script installs it if missing.
-# Usage: compare-llamacpp.sh [gemma|smollm2] (default gemma). Env: THREADS (default 2), RUNS (default 3).
+# Usage: compare-llamacpp.sh [gemma|smollm2] (default gemma). Env: THREADS (default 2), RUNS (runs per process, median; default 3), PAIRS (default 3).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 threads=${THREADS:-2}
 runs=${RUNS:-3}
+pairs_wanted=${PAIRS:-3}
 reference=Scripts/llamacpp_reference.py
 
 which=${1:-gemma}
@@ -21,19 +22,30 @@ flags=(-c release)
 if [ "$(uname -m)" = "x86_64" ]; then flags+=(-Xswiftc -target-cpu -Xswiftc native); fi
 swift build "${flags[@]}" --product switchboard-bench >&2
 
-ours=$(.build/release/switchboard-bench engine --model "$model" --threads "$threads" --runs "$runs" --json)
-theirs=$(python3 "$reference" --model "$model" --threads "$threads" --repeats "$runs")
-echo "switchboard: $ours"
-echo "llama.cpp:   $theirs"
-python3 - "$ours" "$theirs" <<'PY'
-import json, sys
-ours, theirs = json.loads(sys.argv[1]), json.loads(sys.argv[2])
-prefill = ours["prefill_tokens_per_second"] / theirs["prefill_tokens_per_second"]
-decode = ours["decode_tokens_per_second"] / theirs["decode_tokens_per_second_after_prompt"]
+# Interleaved pairs (ours, llama.cpp, ours, …), each side the median of RUNS runs in one process (a
+# process's first run is slower): on a shared machine whose speed drifts, a back-to-back pair sees the
+# same conditions, so each pair's ratio is fair; the median of the pairs' ratios is printed with all.
+pairs=()
+for _ in $(seq "$pairs_wanted"); do
+  ours=$(.build/release/switchboard-bench engine --model "$model" --threads "$threads" --runs "$runs" --json)
+  theirs=$(python3 "$reference" --model "$model" --threads "$threads" --repeats "$runs")
+  echo "switchboard: $ours"
+  echo "llama.cpp:   $theirs"
+  pairs+=("$ours" "$theirs")
+done
+python3 - "${pairs[@]}" <<'PY'
+import json, statistics, sys
+objects = [json.loads(a) for a in sys.argv[1:]]
+pairs = list(zip(objects[0::2], objects[1::2]))
+def figure(key_ours, key_theirs):
+    ratios = [o[key_ours] / t[key_theirs] for o, t in pairs]
+    return {"switchboard": statistics.median(o[key_ours] for o, _ in pairs),
+            "llama_cpp": statistics.median(t[key_theirs] for _, t in pairs),
+            "ratio": round(statistics.median(ratios), 2), "pair_ratios": [round(r, 2) for r in ratios]}
 print(json.dumps({
-    "threads": ours.get("threads"),
-    "prefill_tokens_per_second": {"switchboard": ours["prefill_tokens_per_second"], "llama_cpp": theirs["prefill_tokens_per_second"], "ratio": round(prefill, 2)},
-    "decode_tokens_per_second": {"switchboard": ours["decode_tokens_per_second"], "llama_cpp": theirs["decode_tokens_per_second_after_prompt"], "ratio": round(decode, 2)},
-    "peak_rss_mb": ours.get("peak_rss_mb"),
+    "threads": pairs[0][0].get("threads"),
+    "prefill_tokens_per_second": figure("prefill_tokens_per_second", "prefill_tokens_per_second"),
+    "decode_tokens_per_second": figure("decode_tokens_per_second", "decode_tokens_per_second_after_prompt"),
+    "peak_rss_mb": max(o.get("peak_rss_mb", 0) for o, _ in pairs),
 }))
 PY
