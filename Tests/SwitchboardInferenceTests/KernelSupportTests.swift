@@ -112,6 +112,23 @@ import Testing
         #expect(full.residentBytes(positions: 4096) == expected)
     }
 
+    /// Walking slots by addition lands where the position's own slot is, across a ring's wrap.
+    @Test func slotsAdvancedByAdditionMatchTheirPositions() {
+        var a = ModelArchitectureFixture.tiny
+        a.slidingWindow = 20
+        let cache = KVCache(architecture: a, contextLength: 256, batch: 1)
+        for layer in [cache.layers[0], cache.layers[5]] {
+            for step in [1, 8, 16] {
+                var slot = layer.slot(3)
+                for p in stride(from: 3, to: 200, by: step) {
+                    #expect(slot == layer.slot(p), "ring \(layer.isRing) step \(step) position \(p)")
+                    slot = layer.slot(slot, advancedBy: step)
+                }
+            }
+        }
+        #expect(cache.layers[0].isRing && !cache.layers[5].isRing)
+    }
+
     @Test func attentionAveragesValuesBySoftmaxAndRespectsWindow() throws {
         var a = ModelArchitectureFixture.tiny
         a.slidingWindow = 2

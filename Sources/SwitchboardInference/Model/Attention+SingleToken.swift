@@ -16,8 +16,6 @@ extension Attention {
         let base = first & ~15
         let end = (position + 16) & ~15
         var maxScore = -Float.infinity
-        // Ring slots advance with the position (a division per position showed in decode profiles).
-        @inline(__always) func advance(_ slot: Int, _ n: Int) -> Int { let next = slot + n; return next >= layer.slots ? next - layer.slots : next }
         var p = first
         var slot = layer.slot(p), ahead = layer.slot(p + 8)
         while p <= position {
@@ -27,7 +25,7 @@ extension Attention {
             let s = dot4(L.self, query, layer.keys + slot * width + kvHead * headLength, count: headLength)
             scores[p - base] = s
             maxScore = max(maxScore, s)
-            p += 1; slot = advance(slot, 1); ahead = advance(ahead, 1)
+            p += 1; slot = layer.slot(slot, advancedBy: 1); ahead = layer.slot(ahead, advancedBy: 1)
         }
         softmax(L.self, scores, first: first, base: base, position: position, end: end, maxScore: maxScore)
         let probs = UnsafeRawPointer(scores)
@@ -42,7 +40,7 @@ extension Attention {
             @inline(__always) func add(_ chunk: Int) {
                 let pr = L.load(probs, 4 * (chunk - base))
                 let offset = 2 * slot
-                slot = advance(slot, step)
+                slot = layer.slot(slot, advancedBy: step)
                 let v0 = L.loadHalves(r0, offset), v1 = L.loadHalves(r1, offset)
                 switch (chunk >> shift) & 3 {
                 case 0: x0.addProduct(v0, pr); y0.addProduct(v1, pr)
@@ -58,9 +56,9 @@ extension Attention {
             while chunk + 4 * step <= end {
                 let p0 = L.load(probs, 4 * (chunk - base)), p1 = L.load(probs, 4 * (chunk + step - base))
                 let p2 = L.load(probs, 4 * (chunk + 2 * step - base)), p3 = L.load(probs, 4 * (chunk + 3 * step - base))
-                let s1 = advance(slot, step), s2 = advance(s1, step), s3 = advance(s2, step)
+                let s1 = layer.slot(slot, advancedBy: step), s2 = layer.slot(s1, advancedBy: step), s3 = layer.slot(s2, advancedBy: step)
                 let o0 = 2 * slot, o1 = 2 * s1, o2 = 2 * s2, o3 = 2 * s3
-                slot = advance(s3, step)
+                slot = layer.slot(s3, advancedBy: step)
                 x0.addProduct(L.loadHalves(r0, o0), p0); y0.addProduct(L.loadHalves(r1, o0), p0)
                 x1.addProduct(L.loadHalves(r0, o1), p1); y1.addProduct(L.loadHalves(r1, o1), p1)
                 x2.addProduct(L.loadHalves(r0, o2), p2); y2.addProduct(L.loadHalves(r1, o2), p2)

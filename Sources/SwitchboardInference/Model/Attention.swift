@@ -39,14 +39,12 @@ enum Attention {
         let base = first & ~15
         let end = (position + 16) & ~15
         var maxScore = -Float.infinity
-        // Ring slots advance by addition (a division per position and chunk showed in prefill profiles).
-        @inline(__always) func advance(_ slot: Int, _ n: Int) -> Int { let next = slot + n; return next >= layer.slots ? next - layer.slots : next }
         // Four positions at a time: independent accumulation chains overlap (each keeps its order).
         var p = first
         var slot = layer.slot(p)
         let headOffset = kvHead * headLength
         while p + 4 <= position + 1 {
-            let s1 = advance(slot, 1), s2 = advance(s1, 1), s3 = advance(s2, 1)
+            let s1 = layer.slot(slot, advancedBy: 1), s2 = layer.slot(s1, advancedBy: 1), s3 = layer.slot(s2, advancedBy: 1)
             let k0 = layer.keys + slot * width + headOffset, k1 = layer.keys + s1 * width + headOffset
             let k2 = layer.keys + s2 * width + headOffset, k3 = layer.keys + s3 * width + headOffset
             let s = dotx4(L.self, query, k0, k1, k2, k3, count: headLength)
@@ -54,13 +52,13 @@ enum Attention {
                 scores[p + i - base] = s[i]
                 maxScore = max(maxScore, s[i])
             }
-            p += 4; slot = advance(s3, 1)
+            p += 4; slot = layer.slot(s3, advancedBy: 1)
         }
         while p <= position {
             let s = dot(L.self, query, layer.keys + slot * width + headOffset, count: headLength)
             scores[p - base] = s
             maxScore = max(maxScore, s)
-            p += 1; slot = advance(slot, 1)
+            p += 1; slot = layer.slot(slot, advancedBy: 1)
         }
         softmax(L.self, scores, first: first, base: base, position: position, end: end, maxScore: maxScore)
         // out[d] = Σ_p v[p][d]·prob[p] with values stored transposed (dimension-major).
@@ -77,7 +75,7 @@ enum Attention {
             while chunk < end {
                 let pr = L.load(probs, 4 * (chunk - base))
                 let offset = 2 * slot
-                slot = advance(slot, step)
+                slot = layer.slot(slot, advancedBy: step)
                 a0.addProduct(L.loadHalves(r0, offset), pr)
                 a1.addProduct(L.loadHalves(r1, offset), pr)
                 a2.addProduct(L.loadHalves(r2, offset), pr)
@@ -93,7 +91,7 @@ enum Attention {
             var chunk = base, slot = layer.slot(base)
             while chunk < end {
                 acc.addProduct(L.loadHalves(row, 2 * slot), L.load(probs, 4 * (chunk - base)))
-                chunk += step; slot = advance(slot, step)
+                chunk += step; slot = layer.slot(slot, advancedBy: step)
             }
             output[d] = L.reduce(acc)
             d += 1

@@ -26,6 +26,11 @@ final class KVCache {
 
         @inline(__always)
         func slot(_ position: Int) -> Int { isRing ? position % slots : position }
+
+        /// The slot `n` (at most `slots`) positions after `slot`: attention walks positions in order
+        /// and wraps by subtraction instead of dividing once per position.
+        @inline(__always)
+        func slot(_ slot: Int, advancedBy n: Int) -> Int { let next = slot + n; return next >= slots ? next - slots : next }
     }
 
     let layers: [Layer]
