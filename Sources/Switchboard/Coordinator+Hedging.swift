@@ -34,7 +34,7 @@ extension Coordinator {
         let (signals, signal) = AsyncStream<RaceSignal>.makeStream()
         let gate = RaceGate()
         let lanes = RaceTasks()
-        func start(_ lane: Int, _ stream: AsyncThrowingStream<ProviderEvent, any Error>) {
+        func start(_ lane: Int, _ stream: ProviderEventStream) {
             let race = RaceLane(gate: gate, lane: lane, signals: signal)
             lanes.add(lane, Task {
                 let outcome = await Self.consume(stream, clock: clock, maxTokens: maxTokens, events: events, race: race)

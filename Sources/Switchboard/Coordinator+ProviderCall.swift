@@ -66,7 +66,7 @@ extension Coordinator {
     /// Drains a provider stream on the caller's executor (no hop per token).
     /// With `race`, this call is one side of a hedge: its first token (or an empty answer's finish)
     /// must claim the race before anything reaches the caller; a call that loses stops at once.
-    nonisolated(nonsending) static func consume(_ stream: AsyncThrowingStream<ProviderEvent, any Error>,
+    nonisolated(nonsending) static func consume(_ stream: ProviderEventStream,
                                                 clock: ClockSource, maxTokens: Int,
                                                 events: EventSink?, race: RaceLane? = nil) async -> CallOutcome {
         let started = clock.now()

@@ -101,5 +101,5 @@ public protocol Provider: Actor {
     /// Starts one generation. Errors thrown through the stream should be `ProviderError`s (others are
     /// treated as transport failures). Ending the consumer's iteration or cancelling its task must stop
     /// the work promptly.
-    func generate(_ request: ProviderRequest) -> AsyncThrowingStream<ProviderEvent, any Error>
+    func generate(_ request: ProviderRequest) -> ProviderEventStream
 }

@@ -1,7 +1,7 @@
 import SwitchboardCore
 
 extension LocalModelProvider {
-    public func generate(_ request: ProviderRequest) -> AsyncThrowingStream<ProviderEvent, any Error> {
+    public func generate(_ request: ProviderRequest) -> ProviderEventStream {
         // At most maxTokens pieces, an engine's held-back tail, a stop filter's flush and `finished` are
         // yielded, so this bounded buffer never drops an event.
         let (stream, continuation) = AsyncThrowingStream.makeStream(
@@ -9,7 +9,7 @@ extension LocalModelProvider {
             bufferingPolicy: .bufferingOldest(max(request.request.maxTokens, 0).saturatingAdd(4)))
         let task = Task { await self.serve(request.request, into: continuation) }
         continuation.onTermination = { _ in task.cancel() }
-        return stream
+        return ProviderEventStream(stream)
     }
 
     /// One request: wait for the model, build the prompt, wait for the engine, stream, clean up.

@@ -38,7 +38,7 @@ public actor AnthropicProvider: Provider {
 
     public func availability() async -> ProviderAvailability { await call.availability() }
 
-    public func generate(_ request: ProviderRequest) -> AsyncThrowingStream<ProviderEvent, any Error> {
+    public func generate(_ request: ProviderRequest) -> ProviderEventStream {
         call.start(request)
     }
 

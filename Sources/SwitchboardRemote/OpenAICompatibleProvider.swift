@@ -63,7 +63,7 @@ public actor OpenAICompatibleProvider: Provider {
 
     public func availability() async -> ProviderAvailability { await call.availability() }
 
-    public func generate(_ request: ProviderRequest) -> AsyncThrowingStream<ProviderEvent, any Error> {
+    public func generate(_ request: ProviderRequest) -> ProviderEventStream {
         call.start(request)
     }
 

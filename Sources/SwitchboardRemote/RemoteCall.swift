@@ -14,13 +14,13 @@ struct RemoteCall<Wire: RemoteWireFormat>: Sendable {
     /// The token stream is bounded by `maxTokens` (one event per streamed piece); the network side
     /// is bounded by the transport, the byte caps and the watchdog's deadlines. Ending the stream
     /// cancels the call and closes the connection.
-    func start(_ request: ProviderRequest) -> AsyncThrowingStream<ProviderEvent, any Error> {
+    func start(_ request: ProviderRequest) -> ProviderEventStream {
         let (stream, continuation) = AsyncThrowingStream<ProviderEvent, any Error>.makeStream()
         let watchdog = CallWatchdog(clock: settings.clock, timers: settings.timers)
         let task = Task { await perform(request, continuation, watchdog: watchdog) }
         watchdog.attach { task.cancel() }
         continuation.onTermination = { _ in task.cancel() }
-        return stream
+        return ProviderEventStream(stream)
     }
 
     private func perform(_ request: ProviderRequest, _ continuation: AsyncThrowingStream<ProviderEvent, any Error>.Continuation,

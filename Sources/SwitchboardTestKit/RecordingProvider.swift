@@ -21,7 +21,7 @@ public actor RecordingProvider: Provider {
 
     public func availability() async -> ProviderAvailability { await inner.availability() }
 
-    public func generate(_ request: ProviderRequest) -> AsyncThrowingStream<ProviderEvent, any Error> {
+    public func generate(_ request: ProviderRequest) -> ProviderEventStream {
         receivedRequests.append(request)
         let inner = inner
         let (stream, continuation) = AsyncThrowingStream<ProviderEvent, any Error>.makeStream()
@@ -34,6 +34,6 @@ public actor RecordingProvider: Provider {
             }
         }
         continuation.onTermination = { _ in forward.cancel() }
-        return stream
+        return ProviderEventStream(stream)
     }
 }

@@ -56,7 +56,7 @@ public actor ScriptedProvider: Provider {
         self.timeToFirstToken = timeToFirstToken; self.tokenInterval = tokenInterval
     }
 
-    public func generate(_ request: ProviderRequest) -> AsyncThrowingStream<ProviderEvent, any Error> {
+    public func generate(_ request: ProviderRequest) -> ProviderEventStream {
         callCount += 1
         if recordsRequests { receivedRequests.append(request) }
         let fault = persistentFault ?? faults.fault(for: id, call: callCount)
@@ -69,8 +69,7 @@ public actor ScriptedProvider: Provider {
                                                        completionTokens: tokens.count))
         if timeToFirstToken <= .zero && tokenInterval <= .zero && fault != .hang {
             // Instant: the whole answer is ready before the caller iterates; no task, no buffer.
-            let cursor = ScriptCursor(tokens: tokens, toolCalls: calls, finish: finish, fault: fault)
-            return AsyncThrowingStream(unfolding: { try cursor.next() })
+            return Self.instant(tokens, toolCalls: calls, finish: finish, fault: fault)
         }
         let (stream, continuation) = AsyncThrowingStream<ProviderEvent, any Error>.makeStream()
         activeStreams += 1
@@ -78,7 +77,7 @@ public actor ScriptedProvider: Provider {
         if fault == .hang {
             hanging[call] = continuation
             continuation.onTermination = { _ in Task { await self.streamEnded(call) } }
-            return stream
+            return ProviderEventStream(stream)
         }
         let clock = clock, ttft = timeToFirstToken, interval = tokenInterval
         let task = Task {
@@ -98,7 +97,17 @@ public actor ScriptedProvider: Provider {
             self.streamEnded(nil)
         }
         continuation.onTermination = { _ in task.cancel() }
-        return stream
+        return ProviderEventStream(stream)
+    }
+
+    /// The script as ready events: what `play` yields, without a stream.
+    private static func instant(_ tokens: [String], toolCalls: [ToolCall], finish: ProviderEvent, fault: Fault?) -> ProviderEventStream {
+        switch fault {
+        case .error(let error)?: return .failing(error)
+        case .failAfterTokens(let n, let error)?: return ProviderEventStream(events: tokens.prefix(max(0, n)).map(ProviderEvent.token), thenFailing: error)
+        case .truncate?: return ProviderEventStream(events: tokens.map(ProviderEvent.token))
+        case .hang?, nil: return ProviderEventStream(events: tokens.map(ProviderEvent.token) + toolCalls.map(ProviderEvent.toolCall) + [finish])
+        }
     }
 
     private func streamEnded(_ hangingCall: Int?) {

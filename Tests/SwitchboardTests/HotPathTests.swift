@@ -32,12 +32,12 @@ actor AvailabilityProbe: Provider {
         waiting.removeAll()
     }
 
-    func generate(_ request: ProviderRequest) -> AsyncThrowingStream<ProviderEvent, any Error> {
-        AsyncThrowingStream { continuation in
+    func generate(_ request: ProviderRequest) -> ProviderEventStream {
+        ProviderEventStream(AsyncThrowingStream { continuation in
             continuation.yield(.token("ok"))
             continuation.yield(.finished(.stop, nil))
             continuation.finish()
-        }
+        })
     }
 }
 

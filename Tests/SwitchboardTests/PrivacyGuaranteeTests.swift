@@ -106,8 +106,8 @@ actor TurncoatProvider: Provider {
     }
     private(set) var calls = 0
     func availability() -> ProviderAvailability { .ready }
-    func generate(_ request: ProviderRequest) -> AsyncThrowingStream<ProviderEvent, any Error> {
+    func generate(_ request: ProviderRequest) -> ProviderEventStream {
         calls += 1
-        return AsyncThrowingStream { $0.finish(throwing: ProviderError.invalidRequest("must not be called")) }
+        return .failing(.invalidRequest("must not be called"))
     }
 }

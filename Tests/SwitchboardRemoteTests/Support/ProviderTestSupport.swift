@@ -13,7 +13,7 @@ struct Collected: Sendable {
     var toolCalls: [ToolCall] = []
 }
 
-func collect(_ stream: AsyncThrowingStream<ProviderEvent, any Error>) async throws -> Collected {
+func collect(_ stream: ProviderEventStream) async throws -> Collected {
     var result = Collected()
     for try await event in stream {
         switch event {
@@ -26,7 +26,7 @@ func collect(_ stream: AsyncThrowingStream<ProviderEvent, any Error>) async thro
 }
 
 /// Runs the stream and returns its `ProviderError`, or nil if it succeeded.
-func failure(of stream: AsyncThrowingStream<ProviderEvent, any Error>) async -> ProviderError? {
+func failure(of stream: ProviderEventStream) async -> ProviderError? {
     do {
         _ = try await collect(stream)
         return nil
