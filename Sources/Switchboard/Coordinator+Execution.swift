@@ -60,7 +60,9 @@ extension Coordinator {
             cacheKey = key
         }
 
-        let (ranked, ineligible) = await route(request, analysis: analysis)
+        // Only a due refresh of the device state or of availability needs an async call.
+        let (ranked, ineligible) = stateRefreshDue(at: start) ? await route(request, analysis: analysis, at: start)
+                                                              : rank(request, analysis: analysis, at: start)
         trace.excluded = ineligible
         guard !ranked.isEmpty else { return .failure(.noEligibleProvider(ineligible)) }
         let budget = request.latencyBudget ?? analysis.latencyBudget ?? configuration.defaultLatencyBudget
@@ -92,7 +94,8 @@ extension Coordinator {
     /// decides; this loop only performs its actions (slots, calls, sleeps) and reports back.
     nonisolated func attempt(_ request: GenerationRequest, analysis: RequestAnalysis,
                              run: inout AttemptRun, events: EventSink?) async -> Result<GenerationResponse, SwitchboardError> {
-        var action = run.machine.start(now: clock.now())
+        // The request's start stands for "now" here: nothing that takes time happened since.
+        var action = run.machine.start(now: run.start)
         var lease: LoadBalancer.Lease?
         var admission = CircuitBreaker.Admission.allowed
         while true {
@@ -108,7 +111,9 @@ extension Coordinator {
                 admission = state.withLock { $0.registry[id]?.breaker.admit(at: now) } ?? .rejected
                 if admission == .rejected { action = run.machine.skipped(.circuitOpen, now: clock.now()); continue }
                 do {
-                    let held = try await loadBalancer.acquire(id, priority: request.priority)
+                    // A free slot is taken without an async call; only a wait needs one.
+                    let held: LoadBalancer.Lease
+                    if let free = loadBalancer.tryAcquire(id) { held = free } else { held = try await loadBalancer.acquire(id, priority: request.priority) }
                     lease = held
                     action = run.machine.admitted(queueWait: held.queueWait)
                 } catch {
@@ -131,18 +136,18 @@ extension Coordinator {
                     callRequest.answerPrefix = prefix
                     callRequest.maxTokens = max(1, request.maxTokens.saturatingAdd(-run.machine.deliveredTokens))
                 }
-                let now = clock.now()
                 let providerRequest = ProviderRequest(request: callRequest, analysis: analysis, attempt: plan.attempt,
-                                                      timeout: run.machine.deadline.map { $0 - now })
+                                                      timeout: run.machine.deadline.map { $0 - clock.now() })
                 let outcome: CallOutcome
                 var answeredBy = plan.provider
-                if let hedge = await hedgeTarget(for: request, analysis: analysis, run: run, primary: provider) {
+                if request.hedge ?? configuration.hedging.enabled,
+                   let hedge = await hedgeTarget(for: request, analysis: analysis, run: run, primary: provider) {
                     (answeredBy, outcome) = await callHedged(provider, providerRequest, lease: held, isFallback: plan.isFallback,
                                                              hedge: hedge, run: &run, events: events)
                 } else {
                     outcome = await callProvider(provider, providerRequest, deadline: run.machine.deadline, events: events)
                     await loadBalancer.release(held)
-                    await record(outcome, provider: plan.provider, queueWait: held.queueWait, isFallback: plan.isFallback)
+                    record(outcome, provider: plan.provider, queueWait: held.queueWait, isFallback: plan.isFallback)
                 }
                 if run.firstTokenAt == nil, let at = outcome.firstTokenAt, events != nil { run.firstTokenAt = at }
                 if case .failure(let error) = outcome.result, let cooldown = configuration.retry.cooldown(after: error) {
@@ -153,7 +158,7 @@ extension Coordinator {
                 if Task.isCancelled, case .failure = outcome.result { action = run.machine.cancelled(); continue }
                 let report = AttemptStateMachine.CallReport(
                     result: outcome.result.map(\.reason), usage: try? outcome.result.get().usage,
-                    text: outcome.text, tokens: outcome.tokens, now: clock.now())
+                    text: outcome.text, tokens: outcome.tokens, now: outcome.ended)
                 action = state.withLock { state in run.machine.callFinished(report, budget: &state.retryBudget, random: &state.random) }
                 if case .finish(.success(let success)) = action {
                     return .success(response(success, outcome: outcome, run: run, analysis: analysis))

@@ -94,7 +94,7 @@ extension Coordinator {
             outcomes[lane] = outcome
             let (provider, held) = lane == 0 ? (primary.id, lease) : (hedge.provider.id, hedgeLease ?? lease)
             await loadBalancer.release(held)
-            await record(outcome, provider: provider, queueWait: held.queueWait, isFallback: lane == 0 ? isFallback : true)
+            record(outcome, provider: provider, queueWait: held.queueWait, isFallback: lane == 0 ? isFallback : true)
         }
         deadlineTimer?.cancel()
         signal.finish()

@@ -20,8 +20,8 @@ extension Coordinator {
     }
 
     /// Feeds a finished call to the breaker, the estimate and the metrics. The metrics get it fire and
-    /// forget (`submit`, no hop); any later read of them includes it. (Async only for its callers' sake.)
-    nonisolated func record(_ outcome: CallOutcome, provider: ProviderID, queueWait: Duration, isFallback: Bool) async {
+    /// forget (`submit`, no hop); any later read of them includes it.
+    nonisolated func record(_ outcome: CallOutcome, provider: ProviderID, queueWait: Duration, isFallback: Bool) {
         let error = outcome.error
         state.withLock {
             $0.registry.recordOutcome(provider, error: error, ttft: outcome.timeToFirstToken, duration: outcome.duration,

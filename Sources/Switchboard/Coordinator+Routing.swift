@@ -13,7 +13,7 @@ extension Coordinator {
     /// The routing decision for `request` as things stand now (for diagnostics and tests); calls no provider.
     public func plan(for request: GenerationRequest) async -> RoutingDecision {
         let analysis = analyze(request)
-        let (ranked, ineligible) = await route(request, analysis: analysis)
+        let (ranked, ineligible) = await route(request, analysis: analysis, at: clock.now())
         return RoutingDecision(analysis: analysis, candidates: ranked.map(\.id), ineligible: ineligible)
     }
 
@@ -29,14 +29,20 @@ extension Coordinator {
     }
 
     /// Eligible providers in the order to try them, and why the others are out.
-    nonisolated func route(_ request: GenerationRequest, analysis: RequestAnalysis) async
+    nonisolated func route(_ request: GenerationRequest, analysis: RequestAnalysis, at time: Duration) async
         -> (ranked: [ProviderCandidate], ineligible: [Ineligibility]) {
         // The refresh deadline is checked synchronously: only a due refresh costs a suspension.
-        var now = clock.now()
+        var now = time
         if stateRefreshDue(at: now) {
             await refreshState(at: now)
             now = clock.now()
         }
+        return rank(request, analysis: analysis, at: now)
+    }
+
+    /// `route` on the state as it is (no refresh).
+    nonisolated func rank(_ request: GenerationRequest, analysis: RequestAnalysis, at now: Duration)
+        -> (ranked: [ProviderCandidate], ineligible: [Ineligibility]) {
         let (candidates, device) = state.withLock { ($0.registry.candidates(at: now), $0.deviceState) }
         let result = eligibility.evaluate(candidates, request: request, analysis: analysis, device: device)
         let ranked = configuration.scoring.rank(result.eligible, request: request, analysis: analysis, device: device)

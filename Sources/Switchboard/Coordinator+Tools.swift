@@ -5,7 +5,7 @@ extension Coordinator {
     /// eligibility and scoring as for the real request); false when none is eligible.
     public func firstChoiceSupportsToolCalling(_ request: GenerationRequest) async -> Bool {
         let analysis = analyze(request)
-        let (ranked, _) = await route(request, analysis: analysis)
+        let (ranked, _) = await route(request, analysis: analysis, at: clock.now())
         return ranked.first?.capabilities.supportsToolCalling ?? false
     }
 }
