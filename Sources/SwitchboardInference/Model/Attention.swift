@@ -20,7 +20,7 @@ enum Attention {
     static func head(query: UnsafePointer<Float>, layer: KVCache.Layer, width: Int, kvHead: Int, headLength: Int,
                      position: Int, window: Int, singleToken: Bool = false, build: ReferenceBuild = .avx512,
                      scores: UnsafeMutablePointer<Float>, output: UnsafeMutablePointer<Float>) {
-        let single = singleToken && headLength % 64 == 0
+        let single = usesSingleTokenOrder(singleToken: singleToken, headLength: headLength)
         switch (build, single) {
         case (.avx512, false): tiled(AVX512Lanes.self, query, layer, width, kvHead, headLength, position, window, scores, output)
         case (.avx2, false): tiled(AVX2Lanes.self, query, layer, width, kvHead, headLength, position, window, scores, output)
@@ -28,6 +28,9 @@ enum Attention {
         case (.avx2, true): singleTokenHead(AVX2Lanes.self, query, layer, width, kvHead, headLength, position, window, scores, output)
         }
     }
+
+    /// Whether `head` follows `ggml_vec_dot_f16`'s order (else tinyBLAS's, `tiled`).
+    static func usesSingleTokenOrder(singleToken: Bool, headLength: Int) -> Bool { singleToken && headLength % 64 == 0 }
 
     /// tinyBLAS's order (batches of two tokens or more): one accumulator per product.
     @inline(__always)

@@ -100,11 +100,23 @@ struct AttentionJob: ParallelJob {
         let chunksPerToken = headCount / headsPerChunk
         let t = chunk / chunksPerToken, first = (chunk % chunksPerToken) * headsPerChunk
         let row = rows[t]
-        for h in first..<first + headsPerChunk {
+        let scratch = scores + worker * 2 * scoreCapacity
+        var h = first
+        while h < first + headsPerChunk {
             let offset = t * queryLength + h * headLength
+            // Prompt batches take the heads of a KV head two at a time (shared key and value loads).
+            if !Attention.usesSingleTokenOrder(singleToken: singleToken, headLength: headLength), h + 1 < first + headsPerChunk {
+                Attention.headPair(queries: (UnsafePointer(queries + offset), UnsafePointer(queries + offset + headLength)), layer: row.cache.layers[layer],
+                                   width: row.cache.width, kvHead: h / group, headLength: headLength, position: row.position,
+                                   window: window, build: build, scores: (scratch, scratch + scoreCapacity),
+                                   outputs: (outputs + offset, outputs + offset + headLength))
+                h += 2
+                continue
+            }
             Attention.head(query: queries + offset, layer: row.cache.layers[layer], width: row.cache.width, kvHead: h / group, headLength: headLength,
                            position: row.position, window: window, singleToken: singleToken, build: build,
-                           scores: scores + worker * scoreCapacity, output: outputs + offset)
+                           scores: scratch, output: outputs + offset)
+            h += 1
         }
     }
 }

@@ -3,7 +3,7 @@
 final class ForwardScratch {
     let batch: Int
     let x, normed, q, k, v, attention, projected, gate, up: UnsafeMutablePointer<Float>
-    /// Attention scores, `scoreCapacity` floats per worker.
+    /// Attention scores, two rows of `scoreCapacity` floats per worker (a pair of heads, `Attention.headPair`).
     let scores: UnsafeMutablePointer<Float>
     let scoreCapacity: Int
     /// Rows of logits computed at once (`logitRows × vocabulary`).
@@ -26,7 +26,7 @@ final class ForwardScratch {
         k = make(batch * kv); v = make(batch * kv); attention = make(batch * a.queryLength)
         projected = make(batch * d); gate = make(batch * a.feedForwardLength); up = make(batch * a.feedForwardLength)
         scoreCapacity = contextLength + 32
-        scores = make(threads * scoreCapacity)
+        scores = make(threads * 2 * scoreCapacity)
         // Scoring computes logits for many rows per pass over the 262k-row output matrix; the buffer is
         // left uninitialized so untouched rows never become resident.
         logitRows = 32
