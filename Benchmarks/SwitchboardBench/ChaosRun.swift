@@ -47,20 +47,23 @@ enum ChaosRun {
     static func run(_ scenario: ChaosScenario, local: any Provider, settings: ChaosSettings) async throws -> ChaosRow {
         let replies = ChaosRun.replies(settings)
         var servers: [FaultyChatServer] = []
+        var closedPorts: [ClosedLoopbackPort] = []
+        var urls: [URL] = []
         defer { for server in servers { server.stop() } }
         for remote in scenario.remotes {
             switch remote {
             case .serving(let plan):
-                servers.append(try FaultyChatServer(plan: plan, replies: replies, sensitiveMarkers: ChaosWorkload.markers))
+                let server = try FaultyChatServer(plan: plan, replies: replies, sensitiveMarkers: ChaosWorkload.markers)
+                servers.append(server); urls.append(server.baseURL)
             case .refused:
-                // Started and stopped at once: its port now refuses connections.
-                let server = try FaultyChatServer(plan: .healthy, replies: replies)
-                server.stop()
-                servers.append(server)
+                // Bound, never listening: refused for the whole run (a stopped server's port could be
+                // handed to the next server started, here or in a test running alongside).
+                let closed = try ClosedLoopbackPort()
+                closedPorts.append(closed); urls.append(closed.baseURL)
             }
         }
-        let remotes = zip(remoteIDs, servers).map { id, server in
-            OpenAICompatibleProvider(.init(id: id, baseURL: server.baseURL, model: "chaos", settings: remoteSettings(settings)))
+        let remotes = zip(remoteIDs, urls).map { id, url in
+            OpenAICompatibleProvider(.init(id: id, baseURL: url, model: "chaos", settings: remoteSettings(settings)))
         }
         let coordinator = Coordinator(providers: [local] + remotes, configuration: configuration(seed: settings.seed, hedged: scenario.hedged))
         let clock = ContinuousClock()
@@ -70,6 +73,7 @@ enum ChaosRun {
         let counts = await BenchRunner.waitUntilSettled(coordinator)
         let wall = started.duration(to: clock.now).seconds
         for server in servers { server.stop() }
+        withExtendedLifetime(closedPorts) {}
         let received = servers.map(\.counts)
         return ChaosRow(scenario: scenario, counts: counts, outcomes: outcomes,
                         remoteRequests: received.reduce(0) { $0 + $1.requests },

@@ -113,13 +113,23 @@ struct FaultyChatServerTests {
         #expect(ChatFaultPlan(fault: .timeout, rate: .nan).rate == 0)
     }
 
-    @Test func aStoppedServerRefusesConnections() async throws {
+    @Test func aStoppedServerTakesNoRequests() async throws {
         let server = try FaultyChatServer(plan: .healthy)
         server.stop()
+        server.stop()  // idempotent
+        // The freed port may already belong to another test's server, so only this server's count is asserted.
         let provider = OpenAICompatibleProvider(.init(baseURL: server.baseURL, model: "chaos",
+                                                      settings: RemoteProviderSettings(requestTimeout: .seconds(5))))
+        _ = await failure(of: provider.generate(providerRequest()))
+        #expect(server.counts.requests == 0)
+    }
+
+    @Test func aRefusedConnectionIsATransportError() async throws {
+        let closed = try ClosedLoopbackPort()
+        let provider = OpenAICompatibleProvider(.init(baseURL: closed.baseURL, model: "chaos",
                                                       settings: RemoteProviderSettings(requestTimeout: .seconds(5))))
         let error = await failure(of: provider.generate(providerRequest()))
         guard case .transport? = error else { Issue.record("refused: got \(String(describing: error))"); return }
-        #expect(server.counts.requests == 0)
+        withExtendedLifetime(closed) {}
     }
 }
