@@ -30,7 +30,7 @@ public struct FaultInjector: Sendable, Hashable {
 
     /// The fault for call `call` (1-based) of `provider`, if any.
     public func fault(for provider: ProviderID, call: Int) -> Fault? {
-        if let fault = scheduled[call] { return fault }
+        if !scheduled.isEmpty, let fault = scheduled[call] { return fault }
         guard rate > 0, !faults.isEmpty else { return nil }
         var random = SeededRandom(seed: seed ^ Self.fnv1a(provider.rawValue) ^ (UInt64(truncatingIfNeeded: call) &* 0x9E37_79B9_7F4A_7C15))
         guard random.nextUnit() < rate else { return nil }

@@ -63,7 +63,7 @@ public actor ScriptedProvider: Provider {
         let all = tokens(for: request)
         let calls: [ToolCall] = if case .turn(let make) = output { make(request).toolCalls } else { [] }
         let limit = max(0, request.request.maxTokens)
-        let tokens = Array(all.prefix(limit))
+        let tokens = all.count <= limit ? all : Array(all.prefix(limit))
         let finish = ProviderEvent.finished(all.count > limit ? .length : calls.isEmpty ? .stop : .toolCalls,
                                             TokenUsage(promptTokens: request.analysis.estimatedPromptTokens,
                                                        completionTokens: tokens.count))
@@ -100,13 +100,20 @@ public actor ScriptedProvider: Provider {
         return ProviderEventStream(stream)
     }
 
-    /// The script as ready events: what `play` yields, without a stream.
+    /// The script as ready events: what `play` yields, without a stream (one array: the route
+    /// benchmark's instant providers should cost as little as a real answer in hand).
     private static func instant(_ tokens: [String], toolCalls: [ToolCall], finish: ProviderEvent, fault: Fault?) -> ProviderEventStream {
         switch fault {
         case .error(let error)?: return .failing(error)
         case .failAfterTokens(let n, let error)?: return ProviderEventStream(events: tokens.prefix(max(0, n)).map(ProviderEvent.token), thenFailing: error)
         case .truncate?: return ProviderEventStream(events: tokens.map(ProviderEvent.token))
-        case .hang?, nil: return ProviderEventStream(events: tokens.map(ProviderEvent.token) + toolCalls.map(ProviderEvent.toolCall) + [finish])
+        case .hang?, nil:
+            var events: [ProviderEvent] = []
+            events.reserveCapacity(tokens.count + toolCalls.count + 1)
+            for token in tokens { events.append(.token(token)) }
+            for call in toolCalls { events.append(.toolCall(call)) }
+            events.append(finish)
+            return ProviderEventStream(events: events)
         }
     }
 
