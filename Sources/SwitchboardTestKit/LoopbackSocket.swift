@@ -15,14 +15,24 @@ enum LoopbackSocket {
 
     /// A listening socket on 127.0.0.1 (never another interface) at an ephemeral port.
     static func listenOnLoopback(backlog: Int32) throws(SetupError) -> (fd: Int32, port: UInt16) {
+        let (fd, port) = try bindLoopback(reuseAddress: true)
+        guard listen(fd, backlog) == 0 else { close(fd); throw .socket("listen failed: errno \(errno)") }
+        return (fd, port)
+    }
+
+    /// A TCP socket bound to 127.0.0.1 at an ephemeral port, not listening yet. Without
+    /// `reuseAddress` no other socket can bind the port while this one is open.
+    static func bindLoopback(reuseAddress: Bool) throws(SetupError) -> (fd: Int32, port: UInt16) {
         #if canImport(Glibc)
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
         let fd = socket(AF_INET, SOCK_STREAM, 0)
         #endif
         guard fd >= 0 else { throw .socket("socket() failed: errno \(errno)") }
-        var yes: Int32 = 1
-        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        if reuseAddress {
+            var yes: Int32 = 1
+            setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = 0
@@ -30,11 +40,11 @@ enum LoopbackSocket {
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard bound == 0, listen(fd, backlog) == 0 else { close(fd); throw .socket("bind/listen failed: errno \(errno)") }
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
+        let named = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
         }
+        guard bound == 0, named == 0 else { close(fd); throw .socket("bind failed: errno \(errno)") }
         return (fd, UInt16(bigEndian: address.sin_port))
     }
 
