@@ -37,6 +37,8 @@ enum MatMul {
         switch w.format {
         case .q8_0: small(Q8_0Codec.self, w, q, count: count, rows: rows, out: out, outStride: outStride)
         case .q4_0: small(Q4_0Codec.self, w, q, count: count, rows: rows, out: out, outStride: outStride)
+        case .q4_1 where count > 1 && count < 16 && q.decodeKernel == .bytes:
+            q4_1Bytes(w, q, count: count, rows: rows, out: out, outStride: outStride)
         case .q4_1: small(Q4_1Codec.self, w, q, count: count, rows: rows, out: out, outStride: outStride)
         case .q5_0: small(Q5_0Codec.self, w, q, count: count, rows: rows, out: out, outStride: outStride)
         case .q4_K: kquant(KQuantDot.q4K, { $0.decodeQ4K($1, blocks: $2) }, KQuantDot.q4K4(decoded:_:blocks:), w, q, count: count, single: batch == 1, rows: rows, out: out, outStride: outStride)
@@ -123,6 +125,33 @@ enum MatMul {
                     t += 1
                 }
                 first += n
+            }
+        }
+    }
+
+    /// A batched decode step with Q4_1 weights on the `.bytes` kernel: each weight row unpacked to
+    /// bytes once, then multiplied with the activation rows four at a time.
+    private static func q4_1Bytes(_ w: WeightMatrix, _ a: ActivationBuffer, count: Int, rows: Range<Int>, out: UnsafeMutablePointer<Float>, outStride: Int) {
+        let blocks = w.columns / 32, ahead = w.prefetchRows
+        let rowBytes = SmallBlockDot.ByteRow.bytes(blocks: blocks)
+        withUnsafeTemporaryAllocation(byteCount: rowBytes + SmallBlockDot.ByteBatch.bytes(blocks: blocks), alignment: 64) { scratch in
+            guard let base = scratch.baseAddress else { return }
+            let row = SmallBlockDot.ByteRow(base, blocks: blocks)
+            let batch = SmallBlockDot.ByteBatch(base + rowBytes, a, count: count)
+            for r in rows {
+                if r + ahead < w.rows { Prefetch.read(w.row(r + ahead), count: w.rowBytes) }
+                row.decodeQ4_1(w.row(r), batch)
+                let m = row.minimumTerms(batch)
+                var t = 0
+                while t + 4 <= count {
+                    let v = row.dot4(a, first: t)
+                    for i in 0..<4 { out[(t + i) * outStride + r] = v[i] + m[t + i] }
+                    t += 4
+                }
+                while t < count {
+                    out[t * outStride + r] = row.dot(a, row: t) + m[t]
+                    t += 1
+                }
             }
         }
     }

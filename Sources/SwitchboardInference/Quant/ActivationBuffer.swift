@@ -7,6 +7,17 @@ enum ActivationKind: Sendable, Equatable {
     var blockSize: Int { self == .q8_0 ? 32 : 256 }
 }
 
+/// How a batched decode step multiplies 32-value-block weights (`MatMul`). Both give the same bits.
+enum DecodeKernel: Sendable {
+    /// Weights unpacked in registers, Int16 products (`SmallBlockDot.dotRowPair4`): tuned for AVX-512.
+    case registers
+    /// Q4_1 rows unpacked to bytes, `vpmaddubsw` products (`SmallBlockDot.ByteRow`): faster on AVX2.
+    case bytes
+
+    /// `.bytes` on machines without AVX-512, `.registers` on those with it.
+    static let host: DecodeKernel = ReferenceBuild.host == .avx512 ? .registers : .bytes
+}
+
 /// Quantized activations for up to `capacity` rows of `columns` values.
 ///
 /// Layout chosen for the kernels: every 64 consecutive values (two 32-value groups) are stored as
@@ -35,11 +46,17 @@ final class ActivationBuffer {
     let paired: UnsafeMutablePointer<Int16>
     /// `UnpackShifts.table`, kept in memory so the decode kernels read it at run time.
     let shiftTable: UnsafeMutablePointer<UInt32>
+    /// Which kernel multiplies a batched decode step's rows with Q4_1 weights.
+    let decodeKernel: DecodeKernel
+    /// `.bytes` kernel only: every Q8_0 row again as Int8 values in order (`SmallBlockDot.ByteRow`).
+    let bytes: UnsafeMutablePointer<Int8>
 
-    init(kind: ActivationKind, columns: Int, capacity: Int) {
+    init(kind: ActivationKind, columns: Int, capacity: Int, decodeKernel: DecodeKernel = .host) {
         self.kind = kind
         self.columns = columns
         self.capacity = capacity
+        self.decodeKernel = kind == .q8_0 ? decodeKernel : .registers
+        bytes = .allocate(capacity: self.decodeKernel == .bytes ? capacity * columns : 0)
         planes = .allocate(capacity: capacity * columns)
         scales = .allocate(capacity: capacity * columns / kind.blockSize)
         groupSums = .allocate(capacity: capacity * columns / 32)
@@ -52,7 +69,7 @@ final class ActivationBuffer {
     }
 
     deinit {
-        planes.deallocate(); scales.deallocate(); groupSums.deallocate(); sixteenSums.deallocate(); expandedScales.deallocate(); blockSums.deallocate(); paired.deallocate(); shiftTable.deallocate()
+        planes.deallocate(); scales.deallocate(); groupSums.deallocate(); sixteenSums.deallocate(); expandedScales.deallocate(); blockSums.deallocate(); paired.deallocate(); shiftTable.deallocate(); bytes.deallocate()
     }
 
     var blocksPerRow: Int { columns / kind.blockSize }
@@ -70,6 +87,7 @@ final class ActivationBuffer {
         case .q8_0:
             ActivationQuantizer.q8_0(x, columns: columns, into: row(index))
             ActivationQuantizer.pair(row(index), columns: columns, into: paired + index * 2 * columns)
+            if decodeKernel == .bytes { ActivationQuantizer.bytes(row(index), columns: columns, into: bytes + index * columns) }
         case .q8_K: ActivationQuantizer.q8_K(x, columns: columns, into: row(index))
         }
     }
@@ -117,6 +135,13 @@ enum ActivationQuantizer {
             block.storeBytes(of: even, toByteOffset: 32, as: SIMD16<Int16>.self)
             block.storeBytes(of: odd, toByteOffset: 64, as: SIMD16<Int16>.self)
             block.storeBytes(of: odd, toByteOffset: 96, as: SIMD16<Int16>.self)
+        }
+    }
+
+    /// Rewrites a quantized Q8_0 row as Int8 values in order.
+    static func bytes(_ row: ActivationRow, columns: Int, into out: UnsafeMutablePointer<Int8>) {
+        for j in 0..<columns {
+            out[j] = Int8(truncatingIfNeeded: row.planes[(j & ~63) + slot(j & 63)])
         }
     }
 
