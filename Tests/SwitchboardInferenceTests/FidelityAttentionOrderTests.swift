@@ -64,4 +64,42 @@ import Testing
         #expect(worst < 2e-3)
         #expect(batched.contains { $0 != 0 })
     }
+
+    /// Two heads of one KV head in one pass (decode) give each head's bits alone, in both builds'
+    /// lane orders, with a sliding window over a ring cache and at chunk boundaries.
+    @Test(arguments: [(0, 40, 64), (0, 700, 256), (512, 700, 64), (0, 15, 128), (0, 64, 64)])
+    func singleTokenPairEqualsEachHeadAlone(window: Int, position: Int, head: Int) {
+        let slots = 1024, width = 2 * head
+        let keys = UnsafeMutablePointer<KVCache.Cell>.allocate(capacity: slots * width)
+        let values = UnsafeMutablePointer<KVCache.Cell>.allocate(capacity: slots * width)
+        defer { keys.deallocate(); values.deallocate() }
+        let k = Self.halves(slots * width, seed: 13), v = Self.halves(slots * width, seed: 14)
+        for i in 0..<(slots * width) { keys[i] = Float16(k[i] * 0.05).bitPattern; values[i] = Float16(v[i]).bitPattern }
+        let layer = KVCache.Layer(keys: keys, values: values, slots: slots, isRing: window > 0)
+        let q0 = Self.halves(head, seed: 15), q1 = Self.halves(head, seed: 16)
+        for build in ReferenceBuild.allCases {
+            var alone0 = [Float](repeating: 0, count: head), alone1 = alone0, pair0 = alone0, pair1 = alone0
+            var scores = [Float](repeating: 0, count: slots + 64)
+            Attention.head(query: q0, layer: layer, width: width, kvHead: 1, headLength: head, position: position,
+                           window: window, singleToken: true, build: build, scores: &scores, output: &alone0)
+            Attention.head(query: q1, layer: layer, width: width, kvHead: 1, headLength: head, position: position,
+                           window: window, singleToken: true, build: build, scores: &scores, output: &alone1)
+            let buffers = UnsafeMutablePointer<Float>.allocate(capacity: 2 * (slots + 64) + 2 * head)
+            defer { buffers.deallocate() }
+            buffers.initialize(repeating: 0, count: 2 * (slots + 64) + 2 * head)
+            let outputs = (buffers + 2 * (slots + 64), buffers + 2 * (slots + 64) + head)
+            q0.withUnsafeBufferPointer { a in
+                q1.withUnsafeBufferPointer { b in
+                    Attention.singleTokenPair(queries: (a.baseAddress!, b.baseAddress!), layer: layer, width: width, kvHead: 1, headLength: head,
+                                              position: position, window: window, build: build,
+                                              scores: (buffers, buffers + slots + 64), outputs: outputs)
+                }
+            }
+            pair0 = Array(UnsafeBufferPointer(start: outputs.0, count: head))
+            pair1 = Array(UnsafeBufferPointer(start: outputs.1, count: head))
+            #expect(pair0.map(\.bitPattern) == alone0.map(\.bitPattern), "\(build) head 0")
+            #expect(pair1.map(\.bitPattern) == alone1.map(\.bitPattern), "\(build) head 1")
+            #expect(alone0 != alone1 && alone0.contains { $0 != 0 })
+        }
+    }
 }

@@ -104,12 +104,19 @@ struct AttentionJob: ParallelJob {
         var h = first
         while h < first + headsPerChunk {
             let offset = t * queryLength + h * headLength
-            // Prompt batches take the heads of a KV head two at a time (shared key and value loads).
-            if !Attention.usesSingleTokenOrder(singleToken: singleToken, headLength: headLength), h + 1 < first + headsPerChunk {
-                Attention.headPair(queries: (UnsafePointer(queries + offset), UnsafePointer(queries + offset + headLength)), layer: row.cache.layers[layer],
-                                   width: row.cache.width, kvHead: h / group, headLength: headLength, position: row.position,
-                                   window: window, build: build, scores: (scratch, scratch + scoreCapacity),
-                                   outputs: (outputs + offset, outputs + offset + headLength))
+            // The heads of a KV head go two at a time (shared key and value loads).
+            if h + 1 < first + headsPerChunk {
+                let queryPair = (UnsafePointer(queries + offset), UnsafePointer(queries + offset + headLength))
+                let scorePair = (scratch, scratch + scoreCapacity), outputPair = (outputs + offset, outputs + offset + headLength)
+                if Attention.usesSingleTokenOrder(singleToken: singleToken, headLength: headLength) {
+                    Attention.singleTokenPair(queries: queryPair, layer: row.cache.layers[layer], width: row.cache.width, kvHead: h / group,
+                                              headLength: headLength, position: row.position, window: window, build: build,
+                                              scores: scorePair, outputs: outputPair)
+                } else {
+                    Attention.headPair(queries: queryPair, layer: row.cache.layers[layer], width: row.cache.width, kvHead: h / group,
+                                       headLength: headLength, position: row.position, window: window, build: build,
+                                       scores: scorePair, outputs: outputPair)
+                }
                 h += 2
                 continue
             }
