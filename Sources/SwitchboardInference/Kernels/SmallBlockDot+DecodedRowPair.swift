@@ -76,12 +76,16 @@ extension SmallBlockDot {
         /// Against activation rows `t..<t+4`: (row 0's results, row 1's results). Four accumulator
         /// pairs leave AVX2's sixteen registers room for the weights; eight spill every block.
         @inline(__always)
-        func dot4(_ a: ActivationBuffer, first t: Int, minimum: Bool) -> (SIMD4<Float>, SIMD4<Float>) {
+        /// `blockSums`: needed with `minimum`, the activations' block sums block-major (`[b * sumStride + row]`,
+        /// `SmallBlockDot.blockMajorSums`), so the minimum terms of four rows are one vector chain.
+        func dot4(_ a: ActivationBuffer, first t: Int, minimum: Bool, blockSums: UnsafePointer<Float>? = nil, sumStride: Int = 0) -> (SIMD4<Float>, SIMD4<Float>) {
             // Activation scales as 8-lane vectors loaded twice: a broadcast scalar here costs the
             // other products their `vpmaddwd` match (LLVM codegen, found by inspection).
             let stride = 2 * a.columns, scaleStride = a.columns / 4
             let values = a.paired + t * stride, scales = a.expandedScales + t * scaleStride
             var acc0 = SIMD16<Float>(), acc1 = SIMD16<Float>(), acc2 = SIMD16<Float>(), acc3 = SIMD16<Float>()
+            assert(!minimum || blockSums != nil, "the minimum terms need the block-major sums")
+            var m0 = SIMD4<Float>(), m1 = SIMD4<Float>()
             for b in 0..<blocks {
                 let ws = self.scales(b)
                 @inline(__always) func step(_ r: Int, _ acc: inout SIMD16<Float>) {
@@ -90,18 +94,28 @@ extension SmallBlockDot {
                     acc.addProduct(IntegerDot.convert(s), ws * SIMD16(lowHalf: h, highHalf: h))
                 }
                 step(0, &acc0); step(1, &acc1); step(2, &acc2); step(3, &acc3)
-            }
-            func low(_ v: SIMD16<Float>) -> Float { IntegerDot.sum8(v.lowHalf) }
-            func high(_ v: SIMD16<Float>) -> Float { IntegerDot.sum8(v.highHalf) }
-            var r0 = SIMD4(low(acc0), low(acc1), low(acc2), low(acc3))
-            var r1 = SIMD4(high(acc0), high(acc1), high(acc2), high(acc3))
-            if minimum {
-                for r in 0..<4 {
-                    let (m0, m1) = minimumTerms(a.blockSums + (t + r) * a.blocksPerRow)
-                    r0[r] += m0; r1[r] += m1
+                if minimum, let blockSums {
+                    // Each lane is one row's `minimumTerms` chain, in the same block order.
+                    let s = UnsafeRawPointer(blockSums + b * sumStride + t).loadUnaligned(as: SIMD4<Float>.self)
+                    m0.addProduct(SIMD4(repeating: minimums[2 * b]), s); m1.addProduct(SIMD4(repeating: minimums[2 * b + 1]), s)
                 }
             }
-            return (r0, r1)
+            @inline(__always) func low(_ v: SIMD16<Float>) -> Float { IntegerDot.sum8(v.lowHalf) }
+            @inline(__always) func high(_ v: SIMD16<Float>) -> Float { IntegerDot.sum8(v.highHalf) }
+            let r0 = SIMD4(low(acc0), low(acc1), low(acc2), low(acc3))
+            let r1 = SIMD4(high(acc0), high(acc1), high(acc2), high(acc3))
+            return minimum ? (r0 + m0, r1 + m1) : (r0, r1)
+        }
+    }
+}
+
+extension SmallBlockDot {
+    /// Rows `0..<count` of the activations' block sums, block-major with `stride` ≥ count rounded
+    /// up to 4 (zeros past the last row).
+    static func blockMajorSums(_ a: ActivationBuffer, count: Int, stride: Int, into out: UnsafeMutablePointer<Float>) {
+        let blocks = a.blocksPerRow
+        for b in 0..<blocks {
+            for t in 0..<stride { out[b * stride + t] = t < count ? a.blockSums[t * blocks + b] : 0 }
         }
     }
 }

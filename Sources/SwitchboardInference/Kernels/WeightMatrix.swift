@@ -96,8 +96,11 @@ enum MatMul {
         // allocation falls back to the heap if a wider model's does not fit the stack).
         let pairs = MatMul.smallPairGroup, pairBytes = SmallBlockDot.DecodedRowPair.bytes(blocks: blocks)
         let shifts = a.pairedRow(0).shifts
-        withUnsafeTemporaryAllocation(byteCount: pairs * pairBytes, alignment: 64) { scratch in
+        let sumStride = (count + 3) & ~3, sumBytes = C.hasMinimum ? blocks * sumStride * 4 : 0
+        withUnsafeTemporaryAllocation(byteCount: pairs * pairBytes + sumBytes, alignment: 64) { scratch in
             guard let base = scratch.baseAddress else { return }
+            let sums = (base + pairs * pairBytes).bindMemory(to: Float.self, capacity: blocks * sumStride)
+            if C.hasMinimum { SmallBlockDot.blockMajorSums(a, count: count, stride: sumStride, into: sums) }
             var first = rows.lowerBound
             while first < rows.upperBound {
                 let n = min(2 * pairs, rows.upperBound - first)
@@ -111,7 +114,7 @@ enum MatMul {
                 while t + 4 <= count {
                     for p in 0..<(n + 1) / 2 {
                         let (r0, r1) = rowsOf(p)
-                        let (v0, v1) = decoded(p).dot4(a, first: t, minimum: C.hasMinimum)
+                        let (v0, v1) = decoded(p).dot4(a, first: t, minimum: C.hasMinimum, blockSums: sums, sumStride: sumStride)
                         for i in 0..<4 { out[(t + i) * outStride + r0] = v0[i]; out[(t + i) * outStride + r1] = v1[i] }
                     }
                     t += 4
