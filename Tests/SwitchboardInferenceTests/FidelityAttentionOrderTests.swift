@@ -31,6 +31,17 @@ import Testing
         return (h4[0] + h4[2]) + (h4[1] + h4[3])
     }
 
+    /// A synthetic cache layer of `slots` positions × `width` values (keys scaled down so softmax is
+    /// not one-hot), passed to `body` and freed after.
+    static func withLayer(slots: Int, width: Int, ring: Bool, seeds: (UInt64, UInt64), _ body: (KVCache.Layer) -> Void) {
+        let keys = UnsafeMutablePointer<KVCache.Cell>.allocate(capacity: slots * width)
+        let values = UnsafeMutablePointer<KVCache.Cell>.allocate(capacity: slots * width)
+        defer { keys.deallocate(); values.deallocate() }
+        let k = halves(slots * width, seed: seeds.0), v = halves(slots * width, seed: seeds.1)
+        for i in 0..<(slots * width) { keys[i] = Float16(k[i] * 0.05).bitPattern; values[i] = Float16(v[i]).bitPattern }
+        body(KVCache.Layer(keys: keys, values: values, slots: slots, isRing: ring))
+    }
+
     @Test func singleTokenDotFollowsVecDotF16Order() {
         var differsFromOneAccumulator = 0
         for seed in 1...200 as ClosedRange<UInt64> {
@@ -48,21 +59,17 @@ import Testing
     @Test(arguments: [(0, 40), (0, 700), (512, 700)])
     func singleTokenHeadAgreesWithBatchedHead(window: Int, position: Int) {
         let head = 256, slots = 1024
-        let keys = UnsafeMutablePointer<KVCache.Cell>.allocate(capacity: slots * head)
-        let values = UnsafeMutablePointer<KVCache.Cell>.allocate(capacity: slots * head)
-        defer { keys.deallocate(); values.deallocate() }
-        let k = Self.halves(slots * head, seed: 3), v = Self.halves(slots * head, seed: 4)
-        for i in 0..<(slots * head) { keys[i] = Float16(k[i] * 0.05).bitPattern; values[i] = Float16(v[i]).bitPattern }
-        let layer = KVCache.Layer(keys: keys, values: values, slots: slots, isRing: window > 0)
-        let query = Self.halves(head, seed: 5)
-        var scores = [Float](repeating: 0, count: slots + 64), batched = [Float](repeating: 0, count: head), single = batched
-        Attention.head(query: query, layer: layer, width: head, kvHead: 0, headLength: head, position: position,
-                       window: window, singleToken: false, scores: &scores, output: &batched)
-        Attention.head(query: query, layer: layer, width: head, kvHead: 0, headLength: head, position: position,
-                       window: window, singleToken: true, scores: &scores, output: &single)
-        let worst = zip(batched, single).map { abs($0 - $1) }.max() ?? .infinity
-        #expect(worst < 2e-3)
-        #expect(batched.contains { $0 != 0 })
+        Self.withLayer(slots: slots, width: head, ring: window > 0, seeds: (3, 4)) { layer in
+            let query = Self.halves(head, seed: 5)
+            var scores = [Float](repeating: 0, count: slots + 64), batched = [Float](repeating: 0, count: head), single = batched
+            Attention.head(query: query, layer: layer, width: head, kvHead: 0, headLength: head, position: position,
+                           window: window, singleToken: false, scores: &scores, output: &batched)
+            Attention.head(query: query, layer: layer, width: head, kvHead: 0, headLength: head, position: position,
+                           window: window, singleToken: true, scores: &scores, output: &single)
+            let worst = zip(batched, single).map { abs($0 - $1) }.max() ?? .infinity
+            #expect(worst < 2e-3)
+            #expect(batched.contains { $0 != 0 })
+        }
     }
 
     /// Two heads of one KV head in one pass (decode) give each head's bits alone, in both builds'
@@ -70,36 +77,30 @@ import Testing
     @Test(arguments: [(0, 40, 64), (0, 700, 256), (512, 700, 64), (0, 15, 128), (0, 64, 64)])
     func singleTokenPairEqualsEachHeadAlone(window: Int, position: Int, head: Int) {
         let slots = 1024, width = 2 * head
-        let keys = UnsafeMutablePointer<KVCache.Cell>.allocate(capacity: slots * width)
-        let values = UnsafeMutablePointer<KVCache.Cell>.allocate(capacity: slots * width)
-        defer { keys.deallocate(); values.deallocate() }
-        let k = Self.halves(slots * width, seed: 13), v = Self.halves(slots * width, seed: 14)
-        for i in 0..<(slots * width) { keys[i] = Float16(k[i] * 0.05).bitPattern; values[i] = Float16(v[i]).bitPattern }
-        let layer = KVCache.Layer(keys: keys, values: values, slots: slots, isRing: window > 0)
-        let q0 = Self.halves(head, seed: 15), q1 = Self.halves(head, seed: 16)
-        for build in ReferenceBuild.allCases {
-            var alone0 = [Float](repeating: 0, count: head), alone1 = alone0, pair0 = alone0, pair1 = alone0
-            var scores = [Float](repeating: 0, count: slots + 64)
-            Attention.head(query: q0, layer: layer, width: width, kvHead: 1, headLength: head, position: position,
-                           window: window, singleToken: true, build: build, scores: &scores, output: &alone0)
-            Attention.head(query: q1, layer: layer, width: width, kvHead: 1, headLength: head, position: position,
-                           window: window, singleToken: true, build: build, scores: &scores, output: &alone1)
-            let buffers = UnsafeMutablePointer<Float>.allocate(capacity: 2 * (slots + 64) + 2 * head)
-            defer { buffers.deallocate() }
-            buffers.initialize(repeating: 0, count: 2 * (slots + 64) + 2 * head)
-            let outputs = (buffers + 2 * (slots + 64), buffers + 2 * (slots + 64) + head)
-            q0.withUnsafeBufferPointer { a in
-                q1.withUnsafeBufferPointer { b in
-                    Attention.singleTokenPair(queries: (a.baseAddress!, b.baseAddress!), layer: layer, width: width, kvHead: 1, headLength: head,
-                                              position: position, window: window, build: build,
-                                              scores: (buffers, buffers + slots + 64), outputs: outputs)
+        Self.withLayer(slots: slots, width: width, ring: window > 0, seeds: (13, 14)) { layer in
+            let q0 = Self.halves(head, seed: 15), q1 = Self.halves(head, seed: 16)
+            for build in ReferenceBuild.allCases {
+                var alone0 = [Float](repeating: 0, count: head), alone1 = alone0
+                var scores = [Float](repeating: 0, count: slots + 64)
+                Attention.head(query: q0, layer: layer, width: width, kvHead: 1, headLength: head, position: position,
+                               window: window, singleToken: true, build: build, scores: &scores, output: &alone0)
+                Attention.head(query: q1, layer: layer, width: width, kvHead: 1, headLength: head, position: position,
+                               window: window, singleToken: true, build: build, scores: &scores, output: &alone1)
+                let buffers = UnsafeMutablePointer<Float>.allocate(capacity: 2 * (slots + 64) + 2 * head)
+                defer { buffers.deallocate() }
+                buffers.initialize(repeating: 0, count: 2 * (slots + 64) + 2 * head)
+                let outputs = (buffers + 2 * (slots + 64), buffers + 2 * (slots + 64) + head)
+                q0.withUnsafeBufferPointer { a in
+                    q1.withUnsafeBufferPointer { b in
+                        Attention.headPair(queries: (a.baseAddress!, b.baseAddress!), layer: layer, width: width, kvHead: 1, headLength: head,
+                                           position: position, window: window, singleToken: true, build: build,
+                                           scores: (buffers, buffers + slots + 64), outputs: outputs)
+                    }
                 }
+                #expect(Array(UnsafeBufferPointer(start: outputs.0, count: head)).map(\.bitPattern) == alone0.map(\.bitPattern), "\(build) head 0")
+                #expect(Array(UnsafeBufferPointer(start: outputs.1, count: head)).map(\.bitPattern) == alone1.map(\.bitPattern), "\(build) head 1")
+                #expect(alone0 != alone1 && alone0.contains { $0 != 0 })
             }
-            pair0 = Array(UnsafeBufferPointer(start: outputs.0, count: head))
-            pair1 = Array(UnsafeBufferPointer(start: outputs.1, count: head))
-            #expect(pair0.map(\.bitPattern) == alone0.map(\.bitPattern), "\(build) head 0")
-            #expect(pair1.map(\.bitPattern) == alone1.map(\.bitPattern), "\(build) head 1")
-            #expect(alone0 != alone1 && alone0.contains { $0 != 0 })
         }
     }
 }

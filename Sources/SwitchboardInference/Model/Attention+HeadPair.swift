@@ -1,15 +1,18 @@
-/// Two query heads of one KV head at once (prompt batches, `tiled`'s order). Grouped-query models read
-/// the same keys and values for every head of a group; here each key and value vector is loaded and
-/// widened from fp16 once for both heads. Every accumulator and its order are `tiled`'s, so each head's
-/// output is bit-identical to `tiled` run on it alone.
+/// Two query heads of one KV head at once. Grouped-query models read the same keys and values for
+/// every head of a group; here each key and value vector is loaded and widened from fp16 once for
+/// both heads. Every accumulator and its order are those of the one-head path the pass takes
+/// (`tiled` for prompt batches, `singleTokenHead` for one token: `Attention+SingleTokenPair.swift`),
+/// so each head's output is bit-identical to running it alone.
 extension Attention {
     static func headPair(queries: (UnsafePointer<Float>, UnsafePointer<Float>), layer: KVCache.Layer, width: Int, kvHead: Int,
-                         headLength: Int, position: Int, window: Int, build: ReferenceBuild,
+                         headLength: Int, position: Int, window: Int, singleToken: Bool = false, build: ReferenceBuild,
                          scores: (UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>),
                          outputs: (UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>)) {
-        switch build {
-        case .avx512: tiledPair(AVX512Lanes.self, queries, layer, width, kvHead, headLength, position, window, scores, outputs)
-        case .avx2: tiledPair(AVX2Lanes.self, queries, layer, width, kvHead, headLength, position, window, scores, outputs)
+        switch (build, usesSingleTokenOrder(singleToken: singleToken, headLength: headLength)) {
+        case (.avx512, false): tiledPair(AVX512Lanes.self, queries, layer, width, kvHead, headLength, position, window, scores, outputs)
+        case (.avx2, false): tiledPair(AVX2Lanes.self, queries, layer, width, kvHead, headLength, position, window, scores, outputs)
+        case (.avx512, true): singleTokenPair(AVX512Lanes.self, queries, layer, width, kvHead, headLength, position, window, scores, outputs)
+        case (.avx2, true): singleTokenPair(AVX2Lanes.self, queries, layer, width, kvHead, headLength, position, window, scores, outputs)
         }
     }
 

@@ -1,19 +1,10 @@
-/// Two query heads of one KV head at once in a one-token pass (decode, `singleTokenHead`'s order).
+/// Two query heads of one KV head at once in a one-token pass (decode, `singleTokenHead`'s order;
+/// reached through `headPair`).
 /// Each key and value vector is loaded and widened from fp16 once for both heads; every accumulator
 /// and the order of its additions are `singleTokenHead`'s, so each head's output is bit-identical to
 /// running it alone. Values go one dimension at a time here (two heads × four accumulators) where
 /// `singleTokenHead` takes two dimensions of one head: the same eight registers.
 extension Attention {
-    static func singleTokenPair(queries: (UnsafePointer<Float>, UnsafePointer<Float>), layer: KVCache.Layer, width: Int, kvHead: Int,
-                                headLength: Int, position: Int, window: Int, build: ReferenceBuild,
-                                scores: (UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>),
-                                outputs: (UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>)) {
-        switch build {
-        case .avx512: singleTokenPair(AVX512Lanes.self, queries, layer, width, kvHead, headLength, position, window, scores, outputs)
-        case .avx2: singleTokenPair(AVX2Lanes.self, queries, layer, width, kvHead, headLength, position, window, scores, outputs)
-        }
-    }
-
     @inline(__always)
     static func singleTokenPair<L: AttentionLanes>(_ lanes: L.Type, _ q: (UnsafePointer<Float>, UnsafePointer<Float>), _ layer: KVCache.Layer,
                                                    _ width: Int, _ kvHead: Int, _ headLength: Int, _ position: Int, _ window: Int,

@@ -108,15 +108,9 @@ struct AttentionJob: ParallelJob {
             if h + 1 < first + headsPerChunk {
                 let queryPair = (UnsafePointer(queries + offset), UnsafePointer(queries + offset + headLength))
                 let scorePair = (scratch, scratch + scoreCapacity), outputPair = (outputs + offset, outputs + offset + headLength)
-                if Attention.usesSingleTokenOrder(singleToken: singleToken, headLength: headLength) {
-                    Attention.singleTokenPair(queries: queryPair, layer: row.cache.layers[layer], width: row.cache.width, kvHead: h / group,
-                                              headLength: headLength, position: row.position, window: window, build: build,
-                                              scores: scorePair, outputs: outputPair)
-                } else {
-                    Attention.headPair(queries: queryPair, layer: row.cache.layers[layer], width: row.cache.width, kvHead: h / group,
-                                       headLength: headLength, position: row.position, window: window, build: build,
-                                       scores: scorePair, outputs: outputPair)
-                }
+                Attention.headPair(queries: queryPair, layer: row.cache.layers[layer], width: row.cache.width, kvHead: h / group,
+                                   headLength: headLength, position: row.position, window: window, singleToken: singleToken, build: build,
+                                   scores: scorePair, outputs: outputPair)
                 h += 2
                 continue
             }
