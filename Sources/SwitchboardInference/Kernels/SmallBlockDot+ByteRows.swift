@@ -30,12 +30,8 @@ extension SmallBlockDot {
             let blocks = a.blocksPerRow, lanes = Self.lanes
             scales = base.bindMemory(to: Float.self, capacity: 2 * blocks * lanes)
             sums = scales + blocks * lanes
-            for b in 0..<blocks {
-                for t in 0..<lanes {
-                    scales[lanes * b + t] = t < count ? a.scales[t * blocks + b] : 0
-                    sums[lanes * b + t] = t < count ? a.blockSums[t * blocks + b] : 0
-                }
-            }
+            SmallBlockDot.blockMajor(a.scales, blocks: blocks, count: count, stride: lanes, into: scales)
+            SmallBlockDot.blockMajor(a.blockSums, blocks: blocks, count: count, stride: lanes, into: sums)
         }
     }
 

@@ -75,9 +75,9 @@ extension SmallBlockDot {
 
         /// Against activation rows `t..<t+4`: (row 0's results, row 1's results). Four accumulator
         /// pairs leave AVX2's sixteen registers room for the weights; eight spill every block.
-        @inline(__always)
         /// `blockSums`: needed with `minimum`, the activations' block sums block-major (`[b * sumStride + row]`,
-        /// `SmallBlockDot.blockMajorSums`), so the minimum terms of four rows are one vector chain.
+        /// `SmallBlockDot.blockMajor`), so the minimum terms of four rows are one vector chain.
+        @inline(__always)
         func dot4(_ a: ActivationBuffer, first t: Int, minimum: Bool, blockSums: UnsafePointer<Float>? = nil, sumStride: Int = 0) -> (SIMD4<Float>, SIMD4<Float>) {
             // Activation scales as 8-lane vectors loaded twice: a broadcast scalar here costs the
             // other products their `vpmaddwd` match (LLVM codegen, found by inspection).
@@ -110,12 +110,11 @@ extension SmallBlockDot {
 }
 
 extension SmallBlockDot {
-    /// Rows `0..<count` of the activations' block sums, block-major with `stride` ≥ count rounded
-    /// up to 4 (zeros past the last row).
-    static func blockMajorSums(_ a: ActivationBuffer, count: Int, stride: Int, into out: UnsafeMutablePointer<Float>) {
-        let blocks = a.blocksPerRow
+    /// Rows `0..<count` of a per-row, per-block table (`values[row * blocks + b]`: an activation
+    /// buffer's scales or block sums) block-major, `stride` floats per block (zeros past `count`).
+    static func blockMajor(_ values: UnsafePointer<Float>, blocks: Int, count: Int, stride: Int, into out: UnsafeMutablePointer<Float>) {
         for b in 0..<blocks {
-            for t in 0..<stride { out[b * stride + t] = t < count ? a.blockSums[t * blocks + b] : 0 }
+            for t in 0..<stride { out[b * stride + t] = t < count ? values[t * blocks + b] : 0 }
         }
     }
 }

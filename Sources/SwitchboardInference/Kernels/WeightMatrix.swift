@@ -100,7 +100,7 @@ enum MatMul {
         withUnsafeTemporaryAllocation(byteCount: pairs * pairBytes + sumBytes, alignment: 64) { scratch in
             guard let base = scratch.baseAddress else { return }
             let sums = (base + pairs * pairBytes).bindMemory(to: Float.self, capacity: blocks * sumStride)
-            if C.hasMinimum { SmallBlockDot.blockMajorSums(a, count: count, stride: sumStride, into: sums) }
+            if C.hasMinimum { SmallBlockDot.blockMajor(a.blockSums, blocks: blocks, count: count, stride: sumStride, into: sums) }
             var first = rows.lowerBound
             while first < rows.upperBound {
                 let n = min(2 * pairs, rows.upperBound - first)
