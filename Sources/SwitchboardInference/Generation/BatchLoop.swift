@@ -95,10 +95,12 @@ struct BatchLoop {
                 request.deliver(.failed(error)); continue
             }
             let slot = freeSlots.remove(at: choice)
-            let kept = reusePrefixes ? session.reuse(slot, for: ids) : 0
+            var kept = reusePrefixes ? session.reuse(slot, for: ids) : 0
             if !reusePrefixes { session.reset(slot) }
             // Pages an earlier, longer sequence left behind go back before this one grows.
             session.trim(slot, to: kept)
+            // Another slot may hold this prompt's start (before a later admission trims it).
+            if reusePrefixes { kept = session.share(into: slot, for: ids) }
             budget.set(slot, need)
             running.append(Running(request: request, slot: slot, decoder: decoder, fed: kept, reused: kept, started: now()))
         }
@@ -158,6 +160,12 @@ struct BatchLoop {
     private mutating func prefillOneSlice() {
         guard let i = running.firstIndex(where: { !$0.decoding }) else { return }
         let ids = running[i].request.ids
+        // A prefix another slot computed since admission (requests admitted together are prefilled
+        // in turn, so the earlier ones' prompts are done by now) is copied, not recomputed.
+        if reusePrefixes, running[i].fed == session.position(of: running[i].slot) {
+            let shared = session.share(into: running[i].slot, for: ids)
+            if shared > running[i].fed { (running[i].fed, running[i].reused) = (shared, shared) }
+        }
         do {
             let logits = try session.prefill(ids, from: running[i].fed, slot: running[i].slot)
             running[i].fed = min(ids.count, running[i].fed + session.sliceSize)

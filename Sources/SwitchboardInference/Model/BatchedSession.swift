@@ -23,6 +23,12 @@ public final class BatchedSession {
     private var cachedIDs: [[Int32]]
     /// The prompt length of each slot's last request.
     private var promptLengths: [Int]
+    /// How many leading positions of each slot hold exactly what a fresh prompt pass over its ids
+    /// computes (prompt slices on top of such a prefix; not decoded tokens), so they can be shared.
+    private var exact: [Int]
+    /// Whether a prompt's keys and values are the same bits in any batch (no K-quant weights, whose
+    /// llama.cpp order depends on the batch, and no sliding-window ring), so slots may share them.
+    public let sharesPrefixes: Bool
     private var decodeTokens: [Int32]
     private var decodeRows: [BatchRow] = []
 
@@ -41,6 +47,9 @@ public final class BatchedSession {
         highWater = positions
         cachedIDs = [[Int32]](repeating: [], count: sequences)
         promptLengths = [Int](repeating: 0, count: sequences)
+        exact = positions
+        sharesPrefixes = model.architecture.slidingWindow == 0
+            && model.file.tensors.allSatisfy { ![.q2_K, .q3_K, .q4_K, .q5_K, .q6_K, .q8_K].contains($0.type) }
         decodeTokens = [Int32](repeating: 0, count: sequences)
         decodeRows.reserveCapacity(sequences)
     }
@@ -77,7 +86,30 @@ public final class BatchedSession {
         positions[slot] = kept
         cachedIDs[slot].removeSubrange(kept...)
         promptLengths[slot] = ids.count
+        exact[slot] = min(exact[slot], kept)
         return kept
+    }
+
+    /// Copies into `slot` the longest prefix of `ids` (never the last id) that another slot holds
+    /// exactly as a fresh prompt pass computes it, when that is longer than what `slot` holds and at
+    /// least `minimum` ids; returns the positions `slot` now holds. Concurrent requests with one
+    /// system prompt compute it once. Only where `sharesPrefixes`: there the copied bits equal the
+    /// ones the request would compute, so its output is unchanged.
+    @discardableResult
+    public func share(into slot: Int, for ids: [Int32], minimum: Int = 8) -> Int {
+        guard sharesPrefixes else { return positions[slot] }
+        var best = 0, source = slot
+        for other in caches.indices where other != slot {
+            let length = min(cachedPrefix(other, of: ids), exact[other], ids.count - 1)
+            if length > best { (best, source) = (length, other) }
+        }
+        guard best >= minimum, best > positions[slot], best <= contextLength else { return positions[slot] }
+        caches[slot].copyPrefix(best, from: caches[source])
+        positions[slot] = best
+        highWater[slot] = max(highWater[slot], best)
+        cachedIDs[slot] = Array(ids[0..<best])
+        exact[slot] = best
+        return best
     }
 
     /// Resident KV bytes of one sequence holding `positions` positions.
@@ -87,6 +119,7 @@ public final class BatchedSession {
     /// (its KV budget, `KVBudget`); 0 empties the slot.
     public func trim(_ slot: Int, to length: Int) {
         let kept = max(0, min(length, positions[slot]))
+        exact[slot] = min(exact[slot], kept)
         if highWater[slot] > kept { caches[slot].release(from: kept, upTo: highWater[slot]) }
         highWater[slot] = kept
         positions[slot] = kept
@@ -121,6 +154,7 @@ public final class BatchedSession {
                 result = UnsafeMutableBufferPointer(start: logits, count: vocabulary)
             }
         }
+        if exact[slot] == positions[slot] { exact[slot] += n }
         positions[slot] += n
         highWater[slot] = max(highWater[slot], positions[slot])
         cachedIDs[slot] += ids[offset..<(offset + n)]

@@ -135,6 +135,16 @@ final class KVCache {
     private static let pageSize = max(4096, Int(sysconf(Int32(_SC_PAGESIZE))))
 
     /// Stores one position's key and value, rounded to fp16.
+    /// Copies positions `0..<count` of every layer from `source`, a cache of the same shape. Ring
+    /// layers are not copied (callers share prefixes only with models that have none).
+    func copyPrefix(_ count: Int, from source: KVCache) {
+        for (layer, from) in zip(layers, source.layers) where !layer.isRing && layer.slots == from.slots && source.width == width {
+            let n = max(0, min(count, layer.slots))
+            layer.keys.update(from: from.keys, count: n * width)
+            for d in 0..<width { (layer.values + d * layer.slots).update(from: from.values + d * from.slots, count: n) }
+        }
+    }
+
     func store(layer il: Int, position: Int, key: UnsafePointer<Float>, value: UnsafePointer<Float>) {
         let layer = layers[il]
         let base = layer.slot(position) * width
