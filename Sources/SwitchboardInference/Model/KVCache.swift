@@ -134,17 +134,19 @@ final class KVCache {
 
     private static let pageSize = max(4096, Int(sysconf(Int32(_SC_PAGESIZE))))
 
-    /// Stores one position's key and value, rounded to fp16.
-    /// Copies positions `0..<count` of every layer from `source`, a cache of the same shape. Ring
-    /// layers are not copied (callers share prefixes only with models that have none).
+    /// Copies positions `0..<count` of every layer from `source`, a cache of the same shape (another
+    /// slot of the same session). Only for models without ring layers (`BatchedSession.sharesPrefixes`).
     func copyPrefix(_ count: Int, from source: KVCache) {
-        for (layer, from) in zip(layers, source.layers) where !layer.isRing && layer.slots == from.slots && source.width == width {
-            let n = max(0, min(count, layer.slots))
+        assert(width == source.width && layers.count == source.layers.count, "caches of one session share a shape")
+        for (layer, from) in zip(layers, source.layers) {
+            assert(!layer.isRing && layer.slots == from.slots, "prefixes are shared only without ring layers")
+            let n = max(0, min(count, layer.slots, from.slots))
             layer.keys.update(from: from.keys, count: n * width)
             for d in 0..<width { (layer.values + d * layer.slots).update(from: from.values + d * from.slots, count: n) }
         }
     }
 
+    /// Stores one position's key and value, rounded to fp16.
     func store(layer il: Int, position: Int, key: UnsafePointer<Float>, value: UnsafePointer<Float>) {
         let layer = layers[il]
         let base = layer.slot(position) * width
