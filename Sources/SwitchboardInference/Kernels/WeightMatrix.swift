@@ -37,7 +37,7 @@ enum MatMul {
         switch w.format {
         case .q8_0: small(Q8_0Codec.self, w, q, count: count, rows: rows, out: out, outStride: outStride)
         case .q4_0: small(Q4_0Codec.self, w, q, count: count, rows: rows, out: out, outStride: outStride)
-        case .q4_1 where count > 1 && count < 16 && q.decodeKernel == .bytes:
+        case .q4_1 where q.usesByteRows(count: count):
             q4_1Bytes(w, q, count: count, rows: rows, out: out, outStride: outStride)
         case .q4_1: small(Q4_1Codec.self, w, q, count: count, rows: rows, out: out, outStride: outStride)
         case .q5_0: small(Q5_0Codec.self, w, q, count: count, rows: rows, out: out, outStride: outStride)

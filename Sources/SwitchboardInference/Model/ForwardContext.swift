@@ -61,7 +61,7 @@ final class ForwardContext {
         let kind = first.matrix.format.activationKind
         let quantized = kind.flatMap { scratch.activations(kind: $0, columns: columns) }
         if let q = quantized {
-            pool.run(chunks: count) { t, _ in q.quantizeRow(t, input + t * columns) }
+            pool.run(chunks: count) { t, _ in q.quantizeRow(t, input + t * columns, of: count) }
         }
         let job = MatMulJob(products: (first, second, third), threads: pool.threads, input: input, quantized: quantized, kind: kind, count: count,
                             batch: rowsAreSequences ? 1 : batch)

@@ -48,7 +48,7 @@ final class ActivationBuffer {
     let shiftTable: UnsafeMutablePointer<UInt32>
     /// Which kernel multiplies a batched decode step's rows with Q4_1 weights.
     let decodeKernel: DecodeKernel
-    /// `.bytes` kernel only: every Q8_0 row again as Int8 values in order (`SmallBlockDot.ByteRow`).
+    /// Rows quantized for the byte-row kernel (`usesByteRows`), again as Int8 values in order.
     let bytes: UnsafeMutablePointer<Int8>
 
     init(kind: ActivationKind, columns: Int, capacity: Int, decodeKernel: DecodeKernel = .host) {
@@ -81,13 +81,18 @@ final class ActivationBuffer {
                       blockSums: blockSums + index * (columns / 32))
     }
 
-    /// Quantizes one row of `columns` floats into row `index` (Q8_0: also into `paired`).
-    func quantizeRow(_ index: Int, _ x: UnsafePointer<Float>) {
+    /// Whether a multiply of `count` rows with Q4_1 weights takes the byte-row kernel (and so whether
+    /// quantizing those rows also writes `bytes`): batched decode steps on the `.bytes` kernel.
+    func usesByteRows(count: Int) -> Bool { decodeKernel == .bytes && count > 1 && count < 16 }
+
+    /// Quantizes one row of `columns` floats into row `index` of `count` (Q8_0: also into `paired`,
+    /// and into `bytes` when `usesByteRows(count:)`).
+    func quantizeRow(_ index: Int, _ x: UnsafePointer<Float>, of count: Int) {
         switch kind {
         case .q8_0:
             ActivationQuantizer.q8_0(x, columns: columns, into: row(index))
             ActivationQuantizer.pair(row(index), columns: columns, into: paired + index * 2 * columns)
-            if decodeKernel == .bytes { ActivationQuantizer.bytes(row(index), columns: columns, into: bytes + index * columns) }
+            if usesByteRows(count: count) { ActivationQuantizer.bytes(row(index), columns: columns, into: bytes + index * columns) }
         case .q8_K: ActivationQuantizer.q8_K(x, columns: columns, into: row(index))
         }
     }
@@ -101,7 +106,7 @@ final class ActivationBuffer {
 
     /// Quantizes `count` rows of `columns` floats (row stride `stride`).
     func quantize(_ input: UnsafePointer<Float>, rows count: Int, stride: Int) {
-        for r in 0..<count { quantizeRow(r, input + r * stride) }
+        for r in 0..<count { quantizeRow(r, input + r * stride, of: count) }
     }
 }
 
