@@ -16,13 +16,13 @@ struct AuditTrace {
 }
 
 extension Coordinator {
-    nonisolated func execute(_ request: GenerationRequest, events: EventSink?,
-                             analysis: RequestAnalysis? = nil) async -> Result<GenerationResponse, SwitchboardError> {
-        guard let audit else { var trace = AuditTrace(); return await execute(request, events: events, analysis: analysis, trace: &trace) }
+    nonisolated(nonsending) func execute(_ request: GenerationRequest, events: EventSink?,
+                                         analysis: RequestAnalysis? = nil) async -> Result<GenerationResponse, SwitchboardError> {
+        guard let audit else { var none: AuditTrace?; return await execute(request, events: events, analysis: analysis, trace: &none) }
         let requestID = state.withLock { $0.nextRequestID &+= 1; return $0.nextRequestID }
-        var trace = AuditTrace()
-        let result = await execute(request, events: events, analysis: analysis, trace: &trace)
-        guard let analysis = trace.analysis else { return result }  // invalid: never routed
+        var traced: AuditTrace? = AuditTrace()
+        let result = await execute(request, events: events, analysis: analysis, trace: &traced)
+        guard let trace = traced, let analysis = trace.analysis else { return result }  // invalid: never routed
         let outcome: RoutingAuditRecord.Outcome
         var chosen: ProviderID?
         switch result {
@@ -35,12 +35,13 @@ extension Coordinator {
         return result
     }
 
-    private nonisolated func execute(_ request: GenerationRequest, events: EventSink?, analysis precomputed: RequestAnalysis?,
-                                     trace: inout AuditTrace) async -> Result<GenerationResponse, SwitchboardError> {
+    private nonisolated(nonsending) func execute(_ request: GenerationRequest, events: EventSink?, analysis precomputed: RequestAnalysis?,
+                                     trace: inout AuditTrace?) async -> Result<GenerationResponse, SwitchboardError> {
         let start = clock.now()
-        if let problem = Self.validate(request) { return .failure(.invalidRequest(problem)) }
+        // A precomputed analysis exists only for a request that passed validation.
+        if precomputed == nil, let problem = Self.validate(request) { return .failure(.invalidRequest(problem)) }
         let analysis = precomputed ?? analyze(request)  // usually analyzed on the caller's thread
-        trace.analysis = analysis
+        trace?.analysis = analysis  // nil without an audit trail: nothing copied
         events?.yield(.analyzed(analysis))
         if Task.isCancelled { return .failure(.cancelled) }
         let hedged = request.hedge ?? configuration.hedging.enabled
@@ -63,7 +64,7 @@ extension Coordinator {
         // Only a due refresh of the device state or of availability needs an async call.
         let (ranked, ineligible) = stateRefreshDue(at: start) ? await route(request, analysis: analysis, at: start)
                                                               : rank(request, analysis: analysis, at: start)
-        trace.excluded = ineligible
+        trace?.excluded = ineligible
         guard !ranked.isEmpty else { return .failure(.noEligibleProvider(ineligible)) }
         let budget = request.latencyBudget ?? analysis.latencyBudget ?? configuration.defaultLatencyBudget
         let machine = AttemptStateMachine(
@@ -74,8 +75,8 @@ extension Coordinator {
             deadline: budget.map { start + $0 }, skipped: ineligible)
         var run = AttemptRun(start: start, machine: machine)
         let result = await attempt(request, analysis: analysis, run: &run, events: events)
-        trace.excluded = run.machine.skipped
-        trace.attempts = run.machine.audit
+        trace?.excluded = run.machine.skipped
+        trace?.attempts = run.machine.audit
         if case .success(let response) = result, let cacheKey, analysis.privacy < .sensitive {
             await cache.store(response, for: cacheKey, privacy: analysis.privacy)
         }
@@ -92,12 +93,14 @@ extension Coordinator {
 
     /// Tries the candidates in order, retrying, falling back and resuming as the state machine
     /// decides; this loop only performs its actions (slots, calls, sleeps) and reports back.
-    nonisolated func attempt(_ request: GenerationRequest, analysis: RequestAnalysis,
+    nonisolated(nonsending) func attempt(_ request: GenerationRequest, analysis: RequestAnalysis,
                              run: inout AttemptRun, events: EventSink?) async -> Result<GenerationResponse, SwitchboardError> {
         // The request's start stands for "now" here: nothing that takes time happened since.
         var action = run.machine.start(now: run.start)
         var lease: LoadBalancer.Lease?
         var admission = CircuitBreaker.Admission.allowed
+        // When the slot was free, the clock read for the breaker also starts the call (one read less).
+        var callStart: Duration?
         while true {
             switch action {
             case .acquire(let id):
@@ -113,7 +116,11 @@ extension Coordinator {
                 do {
                     // A free slot is taken without an async call; only a wait needs one.
                     let held: LoadBalancer.Lease
-                    if let free = loadBalancer.tryAcquire(id) { held = free } else { held = try await loadBalancer.acquire(id, priority: request.priority) }
+                    if let free = loadBalancer.tryAcquire(id) {
+                        held = free; callStart = now
+                    } else {
+                        held = try await loadBalancer.acquire(id, priority: request.priority); callStart = nil
+                    }
                     lease = held
                     action = run.machine.admitted(queueWait: held.queueWait)
                 } catch {
@@ -128,7 +135,7 @@ extension Coordinator {
                 lease = nil
                 for event in plan.events {
                     events?.yield(event)
-                    if case .fallback(let from, let to, _) = event { await metrics.recordFallback(from: from, to: to) }
+                    if case .fallback(let from, let to, _) = event { await metrics.recordFallback(from: from, to: to); callStart = nil }
                 }
                 var callRequest = request
                 if let prefix = plan.answerPrefix {
@@ -145,8 +152,9 @@ extension Coordinator {
                     (answeredBy, outcome) = await callHedged(provider, providerRequest, lease: held, isFallback: plan.isFallback,
                                                              hedge: hedge, run: &run, events: events)
                 } else {
-                    outcome = await callProvider(provider, providerRequest, deadline: run.machine.deadline, events: events)
-                    await loadBalancer.release(held)
+                    outcome = await callProvider(provider, providerRequest, deadline: run.machine.deadline, events: events,
+                                                 started: callStart)
+                    await loadBalancer.release(held, at: outcome.ended)
                     record(outcome, provider: plan.provider, queueWait: held.queueWait, isFallback: plan.isFallback)
                 }
                 if run.firstTokenAt == nil, let at = outcome.firstTokenAt, events != nil { run.firstTokenAt = at }
@@ -155,7 +163,7 @@ extension Coordinator {
                     let until = clock.now() + cooldown
                     state.withLock { $0.registry[answeredBy]?.breaker.coolDown(until: until) }
                 }
-                if Task.isCancelled, case .failure = outcome.result { action = run.machine.cancelled(); continue }
+                if case .failure = outcome.result, Task.isCancelled { action = run.machine.cancelled(); continue }
                 let report = AttemptStateMachine.CallReport(
                     result: outcome.result.map(\.reason), usage: try? outcome.result.get().usage,
                     text: outcome.text, tokens: outcome.tokens, now: outcome.ended)

@@ -1,8 +1,11 @@
 import SwitchboardCore
 
 /// Delivers a streamed request's events; `respond(to:)` has none, so it builds no stream at all.
-struct EventSink: Sendable {
+/// A class: the continuation's layout is opaque outside the concurrency library, so an optional
+/// struct holding it is tested for nil through a runtime call at every use on the hot path.
+final class EventSink: Sendable {
     let continuation: AsyncStream<SwitchboardEvent>.Continuation
+    init(continuation: AsyncStream<SwitchboardEvent>.Continuation) { self.continuation = continuation }
     func yield(_ event: SwitchboardEvent) { continuation.yield(event) }
 }
 
@@ -22,30 +25,26 @@ struct CallOutcome: Sendable {
 
     var error: ProviderError? { if case .failure(let e) = result { e } else { nil } }
 
-    func ending(_ result: Result<Finish, ProviderError>, at time: Duration) -> CallOutcome {
-        var outcome = self
-        outcome.result = result
-        outcome.ended = time
-        return outcome
-    }
     var duration: Duration { ended - started }
     var timeToFirstToken: Duration? { firstTokenAt.map { $0 - started } }
 }
 
 extension Coordinator {
     /// Calls `provider` once and drains its stream, within `deadline` if there is one.
-    nonisolated func callProvider(_ provider: any Provider, _ providerRequest: ProviderRequest, deadline: Duration?,
-                      events: EventSink?) async -> CallOutcome {
+    /// `started`: the clock time the call began, when the caller has just read it.
+    nonisolated(nonsending) func callProvider(_ provider: any Provider, _ providerRequest: ProviderRequest, deadline: Duration?,
+                                              events: EventSink?, started: Duration? = nil) async -> CallOutcome {
+        let started = started ?? clock.now()
         let stream = await provider.generate(providerRequest)
         let maxTokens = providerRequest.request.maxTokens
         guard let deadline else {
-            return await Self.consume(stream, clock: clock, maxTokens: maxTokens, events: events)
+            return await Self.consume(stream, clock: clock, maxTokens: maxTokens, events: events, started: started)
         }
         let clock = clock
         let remaining = deadline - clock.now()
         // Only budgeted requests pay for the timer task.
         return await withTaskGroup(of: CallOutcome?.self) { group in
-            group.addTask { await Self.consume(stream, clock: clock, maxTokens: maxTokens, events: events) }
+            group.addTask { await Self.consume(stream, clock: clock, maxTokens: maxTokens, events: events, started: started) }
             group.addTask { try? await clock.sleep(for: remaining); return nil }
             var outcome: CallOutcome?
             var timedOut = false
@@ -68,48 +67,78 @@ extension Coordinator {
     /// must claim the race before anything reaches the caller; a call that loses stops at once.
     nonisolated(nonsending) static func consume(_ stream: ProviderEventStream,
                                                 clock: ClockSource, maxTokens: Int,
-                                                events: EventSink?, race: RaceLane? = nil) async -> CallOutcome {
-        let started = clock.now()
-        var outcome = CallOutcome(started: started, ended: started)
-        // A provider that never stops is cut off: the buffer and the caller's stream stay bounded.
-        let tokenCap = Swift.max(maxTokens, 0).saturatingMultiply(8).saturatingAdd(64)
-        do {
-            for try await event in stream {
-                switch event {
-                case .token(let piece):
-                    if outcome.tokens == 0 {
-                        if let race, !race.claim() { return outcome.ending(.failure(.cancelled), at: clock.now()) }
-                        outcome.firstTokenAt = clock.now()
-                    }
-                    outcome.tokens += 1
-                    outcome.text += piece
-                    events?.yield(.token(piece))
-                    if outcome.tokens > tokenCap {
-                        outcome.result = .failure(.malformedResponse("the provider sent far more than maxTokens"))
-                        outcome.ended = clock.now()
-                        return outcome
-                    }
-                case .toolCall(let call):
-                    outcome.toolCalls.append(call)
-                    if outcome.toolCalls.count > 256 {
-                        outcome.result = .failure(.malformedResponse("the provider sent more than 256 tool calls"))
-                        outcome.ended = clock.now()
-                        return outcome
-                    }
-                case .finished(let reason, let usage):
-                    if outcome.tokens == 0, let race, !race.claim() { return outcome.ending(.failure(.cancelled), at: clock.now()) }
-                    for call in outcome.toolCalls { events?.yield(.toolCall(call)) }
-                    outcome.result = .success(CallOutcome.Finish(reason: reason, usage: usage))
-                    outcome.ended = clock.now()
-                    return outcome
-                }
-            }
-            outcome.result = .failure(Task.isCancelled ? .cancelled
-                                      : .malformedResponse("the stream ended without a finish event"))
-        } catch {
-            outcome.result = .failure(Task.isCancelled ? .cancelled : ProviderError(error))
+                                                events: EventSink?, race: RaceLane? = nil, started: Duration? = nil) async -> CallOutcome {
+        var call = CallConsumer(clock: clock, maxTokens: maxTokens, events: events, race: race, started: started)
+        // An answer already in hand is read in a plain loop: no async step, frame or copy per event.
+        // Its events all arrived when the provider returned: one clock read stands for all of them.
+        if let ready = stream.readyEvents {
+            call.arrived = clock.now()
+            for event in ready.events where call.take(event) { return call.outcome }
+            return call.ended(by: ready.ending)
         }
-        outcome.ended = clock.now()
+        do {
+            for try await event in stream where call.take(event) { return call.outcome }
+            return call.ended(by: nil)
+        } catch {
+            return call.ended(by: ProviderError(error))
+        }
+    }
+}
+
+/// One call's events folded into its `CallOutcome`, shared by the ready-answer loop and the stream.
+struct CallConsumer {
+    let clock: ClockSource
+    let events: EventSink?
+    let race: RaceLane?
+    /// A provider that never stops is cut off: the buffer and the caller's stream stay bounded.
+    let tokenCap: Int
+    var outcome: CallOutcome
+    /// When every event arrived at once (an answer in hand): the time of all of them.
+    var arrived: Duration?
+
+    init(clock: ClockSource, maxTokens: Int, events: EventSink?, race: RaceLane?, started: Duration? = nil) {
+        self.clock = clock; self.events = events; self.race = race
+        tokenCap = Swift.max(maxTokens, 0).saturatingMultiply(8).saturatingAdd(64)
+        let started = started ?? clock.now()
+        outcome = CallOutcome(started: started, ended: started)
+    }
+
+    private func now() -> Duration { arrived ?? clock.now() }
+
+    /// Takes one event; true when the call is over (`outcome` is final).
+    mutating func take(_ event: ProviderEvent) -> Bool {
+        switch event {
+        case .token(let piece):
+            if outcome.tokens == 0 {
+                if let race, !race.claim() { return end(.failure(.cancelled)) }
+                outcome.firstTokenAt = now()
+            }
+            outcome.tokens += 1
+            outcome.text += piece
+            events?.yield(.token(piece))
+            if outcome.tokens > tokenCap { return end(.failure(.malformedResponse("the provider sent far more than maxTokens"))) }
+            return false
+        case .toolCall(let call):
+            outcome.toolCalls.append(call)
+            if outcome.toolCalls.count > 256 { return end(.failure(.malformedResponse("the provider sent more than 256 tool calls"))) }
+            return false
+        case .finished(let reason, let usage):
+            if outcome.tokens == 0, let race, !race.claim() { return end(.failure(.cancelled)) }
+            for call in outcome.toolCalls { events?.yield(.toolCall(call)) }
+            return end(.success(CallOutcome.Finish(reason: reason, usage: usage)))
+        }
+    }
+
+    /// The outcome of a stream that ended without a finish event: by `error`, or by just stopping.
+    mutating func ended(by error: ProviderError?) -> CallOutcome {
+        let reason = error ?? .malformedResponse("the stream ended without a finish event")
+        _ = end(.failure(Task.isCancelled ? .cancelled : reason))
         return outcome
+    }
+
+    private mutating func end(_ result: Result<CallOutcome.Finish, ProviderError>) -> Bool {
+        outcome.result = result
+        outcome.ended = now()
+        return true
     }
 }

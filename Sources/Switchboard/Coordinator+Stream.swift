@@ -18,7 +18,7 @@ extension Coordinator {
         }
     }
 
-    private nonisolated func run(_ request: GenerationRequest, analysis: RequestAnalysis?, events: EventSink) async {
+    private nonisolated(nonsending) func run(_ request: GenerationRequest, analysis: RequestAnalysis?, events: EventSink) async {
         state.withLock { $0.counts.accepted += 1 }
         let result = await execute(request, events: events, analysis: analysis)
         settle(result)

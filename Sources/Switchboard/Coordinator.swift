@@ -42,7 +42,8 @@ public actor Coordinator {
         self.analyzer = analyzer ?? RequestAnalyzer()
         self.cache = cache ?? CacheActor(clock: clock)
         self.configuration = configuration
-        self.clock = ClockSource(clock)
+        let source = ClockSource(clock)
+        self.clock = source
         deviceStateSource = deviceState
         var initial = CoordinatorState(retryBudget: configuration.retryBudget, hedgeBudget: configuration.hedging.makeBudget(),
                                        random: SeededRandom(seed: configuration.seed))
@@ -55,7 +56,7 @@ public actor Coordinator {
         }
         let loadBalancer = LoadBalancer(
             defaultLimit: configuration.defaultConcurrency, limits: limits,
-            queuePolicy: configuration.queue, clock: clock,
+            queuePolicy: configuration.queue, clockSource: source,
             reporter: { provider, queued, inFlight, capacity in
                 await metrics.recordQueue(provider, queued: queued, inFlight: inFlight, capacity: capacity)
             })
@@ -107,15 +108,13 @@ public actor Coordinator {
         // The analysis is a pure function: done here, on the caller's thread, so callers analyze in
         // parallel and the coordinator is entered once, already knowing it.
         let analysis = Self.validate(request) == nil ? analyze(request) : nil
-        return try await respond(to: request, analysis: analysis).get()
-    }
-
-    private nonisolated func respond(to request: GenerationRequest,
-                                     analysis: RequestAnalysis?) async -> Result<GenerationResponse, SwitchboardError> {
         state.withLock { $0.counts.accepted += 1 }
         let result = await execute(request, events: nil, analysis: analysis)
         settle(result)
-        return result
+        switch consume result {
+        case .success(let response): return response
+        case .failure(let error): throw error
+        }
     }
 
     /// Runs the optimizer once: weights from metrics go to scoring, concurrency limits to the load balancer.

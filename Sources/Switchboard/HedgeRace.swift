@@ -24,11 +24,16 @@ final class RaceGate: Sendable {
     }
 }
 
-/// One side of a hedge, as `Coordinator.consume` sees it.
-struct RaceLane: Sendable {
+/// One side of a hedge, as `Coordinator.consume` sees it (a class, like `EventSink`, so the
+/// optional that every unhedged call carries is a plain pointer).
+final class RaceLane: Sendable {
     let gate: RaceGate
     let lane: Int
     let signals: AsyncStream<RaceSignal>.Continuation
+
+    init(gate: RaceGate, lane: Int, signals: AsyncStream<RaceSignal>.Continuation) {
+        self.gate = gate; self.lane = lane; self.signals = signals
+    }
 
     /// True when this lane may deliver (it won, now or before); the coordinator is told of a win.
     func claim() -> Bool {

@@ -62,7 +62,14 @@ public actor LoadBalancer {
     public init(defaultLimit: Int = 4, limits: [ProviderID: Int] = [:], queuePolicy: QueuePolicy = QueuePolicy(),
                 clock: some Clock<Duration> = ContinuousClock(), reportInterval: Duration = .milliseconds(50),
                 reporter: QueueReporter? = nil) {
-        self.defaultLimit = max(1, defaultLimit); policy = queuePolicy; self.clock = ClockSource(clock)
+        self.init(defaultLimit: defaultLimit, limits: limits, queuePolicy: queuePolicy, clockSource: ClockSource(clock),
+                  reportInterval: reportInterval, reporter: reporter)
+    }
+
+    /// On a clock source shared with the coordinator, whose times `release(_:at:)` then takes.
+    init(defaultLimit: Int, limits: [ProviderID: Int], queuePolicy: QueuePolicy, clockSource: ClockSource,
+         reportInterval: Duration = .milliseconds(50), reporter: QueueReporter?) {
+        self.defaultLimit = max(1, defaultLimit); policy = queuePolicy; clock = clockSource
         self.reporter = reporter; self.reportInterval = reportInterval
         slots = SlotTable(defaultLimit: self.defaultLimit, limits: limits)
     }
@@ -83,13 +90,18 @@ public actor LoadBalancer {
     }
 
     /// Gives a slot back and hands it to the next waiter, if any. Releasing twice is harmless.
-    public nonisolated func release(_ lease: Lease) async {
+    public nonisolated(nonsending) func release(_ lease: Lease) async {
+        await release(lease, at: nil)
+    }
+
+    /// `release`, with the time now on this balancer's clock source when the caller just read it.
+    nonisolated(nonsending) func release(_ lease: Lease, at now: Duration?) async {
         switch slots.release(lease.id, on: lease.provider) {
         case .ignored: return
         case .freed: break
         case .freedWithWaiters: await grantWaiters(on: lease.provider)
         }
-        await reportIfDue()
+        await reportIfDue(at: now)
     }
 
     /// Sets the number of slots of `provider` (at least 1); waiters are admitted at once if it grew.
@@ -122,11 +134,11 @@ public actor LoadBalancer {
             state.lastReport = clock.now()
             return state.lanes
         }
-        for (provider, counts) in lanes { await reporter(provider, counts.waiting, counts.inFlight, counts.limit) }
+        for (provider, counts) in zip(lanes.ids, lanes.values) { await reporter(provider, counts.waiting, counts.inFlight, counts.limit) }
     }
 
-    private nonisolated func reportIfDue() async {
-        guard reporter != nil, slots.claimReport(at: clock.now(), interval: reportInterval) else { return }
+    private nonisolated(nonsending) func reportIfDue(at now: Duration?) async {
+        guard reporter != nil, slots.claimReport(at: now ?? clock.now(), interval: reportInterval) else { return }
         await flushReports()
     }
 
@@ -141,7 +153,7 @@ public actor LoadBalancer {
         } onCancel: {
             Task { await self.expire(id, on: provider, with: .cancelled) }
         }
-        await reportIfDue()
+        await reportIfDue(at: nil)
         return result
     }
 

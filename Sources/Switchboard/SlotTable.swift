@@ -15,7 +15,8 @@ final class SlotTable: Sendable {
     }
 
     struct State {
-        var lanes: [ProviderID: Counts] = [:]
+        /// Counts per provider, in first-use order.
+        var lanes = ProviderTable<Counts>()
         var outstanding: Set<UInt64> = []
         var nextID: UInt64 = 0
         var statistics = LoadBalancer.Statistics()
@@ -24,7 +25,8 @@ final class SlotTable: Sendable {
 
         /// The provider's counts, created with the default limit on first use.
         mutating func withLane<R>(_ provider: ProviderID, _ body: (inout Counts) -> R) -> R {
-            body(&lanes[provider, default: Counts(limit: defaultLimit)])
+            let index = lanes.position(of: provider) ?? lanes.set(Counts(limit: defaultLimit), for: provider)
+            return body(&lanes.values[index])
         }
 
         /// A new lease id, recorded as held.
@@ -45,7 +47,7 @@ final class SlotTable: Sendable {
 
     init(defaultLimit: Int, limits: [ProviderID: Int]) {
         var initial = State(defaultLimit: defaultLimit)
-        for (provider, limit) in limits { initial.lanes[provider] = Counts(limit: max(1, limit)) }
+        for (provider, limit) in limits.sorted(by: { $0.key < $1.key }) { initial.lanes.set(Counts(limit: max(1, limit)), for: provider) }
         state = Mutex(initial)
     }
 
@@ -86,6 +88,6 @@ final class SlotTable: Sendable {
     }
 
     func counts(_ provider: ProviderID) -> Counts? { state.withLock { $0.lanes[provider] } }
-    func allCounts() -> [ProviderID: Counts] { state.withLock { $0.lanes } }
+    func allCounts() -> [ProviderID: Counts] { state.withLock { $0.lanes.dictionary } }
     var statistics: LoadBalancer.Statistics { state.withLock { $0.statistics } }
 }

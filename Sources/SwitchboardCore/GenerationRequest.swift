@@ -94,48 +94,116 @@ public enum PromptKind: String, Sendable, Hashable, Codable {
 }
 
 /// An app's request: what to generate and the constraints that shape its routing.
+///
+/// A value type with its fields in one shared, immutable box (`GenerationRequest+Storage.swift`):
+/// the runtime passes a request through several async frames and actors per call, and a copy is
+/// one reference count instead of a dozen (about a fifth of all reference counting on the routing
+/// hot path before). Setting a field makes a new box.
 public struct GenerationRequest: Sendable, Hashable {
+    @usableFromInline var storage: Storage
+
+    /// The fields; a change goes through `takeFields()` and ends in a new box.
+    @inlinable var fields: Fields {
+        get { storage.fields }
+        _modify {
+            var fields = takeFields()
+            defer { storage = Storage(fields) }
+            yield &fields
+        }
+    }
+
     /// The caller's text: a question or instruction (`kind` chat), or text to continue (`kind`
     /// completion); may be combined with `messages` (it then follows them as a user turn).
-    public var prompt: String?
-    public var kind: PromptKind
-    public var messages: [ChatMessage]
-    public var memory: MemoryContext?
-    public var images: [ImageAttachment]
-    public var output: OutputFormat
-    public var priority: Priority
+    @inlinable public var prompt: String? {
+        get { fields.prompt }
+        _modify { yield &fields.prompt }
+    }
+    @inlinable public var kind: PromptKind {
+        get { fields.kind }
+        _modify { yield &fields.kind }
+    }
+    @inlinable public var messages: [ChatMessage] {
+        get { fields.messages }
+        _modify { yield &fields.messages }
+    }
+    @inlinable public var memory: MemoryContext? {
+        get { fields.memory }
+        _modify { yield &fields.memory }
+    }
+    @inlinable public var images: [ImageAttachment] {
+        get { fields.images }
+        _modify { yield &fields.images }
+    }
+    @inlinable public var output: OutputFormat {
+        get { fields.output }
+        _modify { yield &fields.output }
+    }
+    @inlinable public var priority: Priority {
+        get { fields.priority }
+        _modify { yield &fields.priority }
+    }
     /// Wall time the caller accepts from submission to the last token, over all attempts.
-    public var latencyBudget: Duration?
-    public var maxTokens: Int
-    public var sampling: SamplingOptions
+    @inlinable public var latencyBudget: Duration? {
+        get { fields.latencyBudget }
+        _modify { yield &fields.latencyBudget }
+    }
+    @inlinable public var maxTokens: Int {
+        get { fields.maxTokens }
+        _modify { yield &fields.maxTokens }
+    }
+    @inlinable public var sampling: SamplingOptions {
+        get { fields.sampling }
+        _modify { yield &fields.sampling }
+    }
     /// Tried first, in this order, when eligible.
-    public var preferredProviders: [ProviderID]
+    @inlinable public var preferredProviders: [ProviderID] {
+        get { fields.preferredProviders }
+        _modify { yield &fields.preferredProviders }
+    }
     /// Never used for this request.
-    public var excludedProviders: Set<ProviderID>
+    @inlinable public var excludedProviders: Set<ProviderID> {
+        get { fields.excludedProviders }
+        _modify { yield &fields.excludedProviders }
+    }
     /// The least private this request may be treated as, whatever the analyzer finds: a session that
     /// has seen personal or sensitive content sets it, so every later turn stays on device.
-    public var privacyFloor: PrivacyLevel?
+    @inlinable public var privacyFloor: PrivacyLevel? {
+        get { fields.privacyFloor }
+        _modify { yield &fields.privacyFloor }
+    }
     /// The start of the answer, already delivered to the caller by a provider that then failed: the
     /// provider continues this text (as an assistant prefix, or a continuation prompt) and yields only
     /// what follows it. Set by the runtime when it resumes a request; nil otherwise.
-    public var answerPrefix: String?
+    @inlinable public var answerPrefix: String? {
+        get { fields.answerPrefix }
+        _modify { yield &fields.answerPrefix }
+    }
     /// Hedge this request (start a second provider when the first is slow to its first token): true or
     /// false overrides `HedgingPolicy.enabled`; nil follows it.
-    public var hedge: Bool?
+    @inlinable public var hedge: Bool? {
+        get { fields.hedge }
+        _modify { yield &fields.hedge }
+    }
     /// Tools the model may call natively (providers with `supportsToolCalling`); others ignore them
     /// and answer in text. A call comes back as `ProviderEvent.toolCall`, the finish reason
     /// `.toolCalls`; the caller runs it and sends the result as a `.tool` message.
-    public var tools: [ToolDefinition] = []
-    public var toolChoice: ToolChoice = .auto
+    @inlinable public var tools: [ToolDefinition] {
+        get { fields.tools }
+        _modify { yield &fields.tools }
+    }
+    @inlinable public var toolChoice: ToolChoice {
+        get { fields.toolChoice }
+        _modify { yield &fields.toolChoice }
+    }
 
     public init(prompt: String? = nil, kind: PromptKind = .chat, messages: [ChatMessage] = [], memory: MemoryContext? = nil,
                 images: [ImageAttachment] = [], output: OutputFormat = .text, priority: Priority = .normal,
                 latencyBudget: Duration? = nil, maxTokens: Int = 256, sampling: SamplingOptions = .greedy,
                 preferredProviders: [ProviderID] = [], excludedProviders: Set<ProviderID> = []) {
-        self.prompt = prompt; self.kind = kind; self.messages = messages; self.memory = memory; self.images = images
-        self.output = output; self.priority = priority; self.latencyBudget = latencyBudget
-        self.maxTokens = maxTokens; self.sampling = sampling
-        self.preferredProviders = preferredProviders; self.excludedProviders = excludedProviders
+        storage = Storage(Fields(prompt: prompt, kind: kind, messages: messages, memory: memory, images: images,
+                                 output: output, priority: priority, latencyBudget: latencyBudget,
+                                 maxTokens: maxTokens, sampling: sampling,
+                                 preferredProviders: preferredProviders, excludedProviders: excludedProviders))
     }
 
     /// Every piece of caller text, for analysis: messages (with tool results and call arguments),

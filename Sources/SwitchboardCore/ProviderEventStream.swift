@@ -31,6 +31,12 @@ public struct ProviderEventStream: AsyncSequence, Sendable {
         ProviderEventStream(events: [], thenFailing: error)
     }
 
+    /// The whole answer, when the provider had it in hand (`init(events:thenFailing:)`): a consumer
+    /// may read it in a plain loop instead of iterating; nil for a live stream.
+    public var readyEvents: (events: [ProviderEvent], ending: ProviderError?)? {
+        if case .events(let events, let ending) = source { (events, ending) } else { nil }
+    }
+
     public func makeAsyncIterator() -> AsyncIterator {
         switch source {
         case .stream(let stream): AsyncIterator(state: .stream(stream.makeAsyncIterator()))

@@ -16,24 +16,26 @@ public actor ScriptedProvider: Provider {
 
     public nonisolated let id: ProviderID
     public nonisolated let capabilities: ProviderCapabilities
-    public var output: Output
+    // The actor serializes every access to its state; the runtime's per-access exclusivity checks
+    // (eight per call) made this instant provider a visible part of `route`'s overhead.
+    @exclusivity(unchecked) public var output: Output
     /// Delay before the first token, on the injected clock.
-    public var timeToFirstToken: Duration
+    @exclusivity(unchecked) public var timeToFirstToken: Duration
     /// Delay between tokens, on the injected clock.
-    public var tokenInterval: Duration
-    public var faults: FaultInjector
+    @exclusivity(unchecked) public var tokenInterval: Duration
+    @exclusivity(unchecked) public var faults: FaultInjector
     /// A fault for every call, over `faults`.
-    public var persistentFault: Fault?
-    public var recordsRequests: Bool
+    @exclusivity(unchecked) public var persistentFault: Fault?
+    @exclusivity(unchecked) public var recordsRequests: Bool
     private var currentAvailability: ProviderAvailability
     private let clock: ClockSource
 
     /// Calls of `generate` so far.
-    public private(set) var callCount = 0
+    @exclusivity(unchecked) public private(set) var callCount = 0
     /// Streams started and not yet ended.
     public private(set) var activeStreams = 0
     /// Every request received, in order (when `recordsRequests`).
-    public private(set) var receivedRequests: [ProviderRequest] = []
+    @exclusivity(unchecked) public private(set) var receivedRequests: [ProviderRequest] = []
     private var hanging: [Int: AsyncThrowingStream<ProviderEvent, any Error>.Continuation] = [:]
 
     public init(id: ProviderID, capabilities: ProviderCapabilities = ProviderCapabilities(isOnDevice: true, maxContextTokens: 8192),

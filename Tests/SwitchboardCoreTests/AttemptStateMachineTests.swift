@@ -113,6 +113,9 @@ struct AttemptStateMachineTests {
         let plan = Self.plan(machine.admitted(queueWait: .zero))
         #expect(plan?.answerPrefix == nil)
         #expect(machine.resumes == 0)
+        // Only the fallback: without a stream nobody is told which provider was chosen.
+        #expect(plan?.events.count == 1)
+        #expect(plan?.events.first.map { if case .fallback = $0 { true } else { false } } == true)
     }
 
     @Test("A retry on the same provider sleeps, then takes a slot there again")

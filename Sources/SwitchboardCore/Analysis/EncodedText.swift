@@ -11,19 +11,29 @@ enum EncodedText {
     static func candidates(in text: TextScan) -> [Candidate] {
         var result: [Candidate] = []
         let bytes = text.bytes
-        var i = 0
-        while i < bytes.count {
-            guard Base64Decoding.isAlphabet(bytes[i]), !Base64Decoding.isAlphabet(text.at(i - 1)) else { i += 1; continue }
-            var end = i, digits = 0, upper = 0
-            while end < bytes.count, Base64Decoding.isAlphabet(bytes[end]) {
-                if ByteClass.isDigit(bytes[end]) { digits += 1 } else if ByteClass.isUpper(bytes[end]) { upper += 1 }
-                end += 1
+        // Every long run of alphabet bytes, found through a buffer pointer (this scan sees every byte
+        // of every request), then decoded.
+        var runs: [Range<Int>] = []
+        bytes.withUnsafeBufferPointer { buffer in
+            let count = buffer.count
+            var i = 0
+            while i < count {
+                guard Base64Decoding.isAlphabet(buffer[i]) else { i += 1; continue }
+                var end = i, digits = 0, upper = 0
+                while end < count, Base64Decoding.isAlphabet(buffer[end]) {
+                    let byte = buffer[end]
+                    if ByteClass.isDigit(byte) { digits += 1 } else if ByteClass.isUpper(byte) { upper += 1 }
+                    end += 1
+                }
+                // Encoded text mixes cases and digits; prose words of that length do not.
+                if end - i >= 12, digits + upper >= 3 { runs.append(i..<end) }
+                i = end
             }
-            // Encoded text mixes cases and digits; prose words of that length do not.
-            if end - i >= 12, digits + upper >= 3, let decoded = Base64Decoding.decode(bytes[i..<end]), isReadable(decoded) {
-                result.append(Candidate(range: i..<end, decoded: String(decoding: decoded, as: UTF8.self)))
+        }
+        for run in runs {
+            if let decoded = Base64Decoding.decode(bytes[run]), isReadable(decoded) {
+                result.append(Candidate(range: run, decoded: String(decoding: decoded, as: UTF8.self)))
             }
-            i = end
         }
         return result
     }

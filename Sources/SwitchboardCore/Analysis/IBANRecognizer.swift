@@ -8,15 +8,24 @@ public enum IBANRecognizer: Recognizer {
         let count = text.bytes.count
         var i = 0
         while i + 15 <= count {
-            let a = text.bytes[i], b = text.bytes[i + 1]
-            guard ByteClass.isASCIILetter(a), ByteClass.isUpper(a) == ByteClass.isUpper(b), ByteClass.isASCIILetter(b),
-                  ByteClass.isDigit(text.bytes[i + 2]), ByteClass.isDigit(text.bytes[i + 3]),
-                  !ByteClass.isASCIIAlphanumeric(text.at(i - 1)) else { i += 1; continue }
-            if let end = validEnd(text, from: i) {
-                findings.append(Finding(kind: .iban, range: i..<end))
+            // The start test, through a buffer pointer (every byte of every request passes it).
+            let start: Int? = text.bytes.withUnsafeBufferPointer { bytes in
+                while i + 15 <= count {
+                    // The rarest condition first: most positions fail on it at once.
+                    let a = bytes[i], b = bytes[i + 1]
+                    if ByteClass.isDigit(bytes[i + 2]), ByteClass.isDigit(bytes[i + 3]),
+                       ByteClass.isASCIILetter(a), ByteClass.isUpper(a) == ByteClass.isUpper(b), ByteClass.isASCIILetter(b),
+                       i == 0 || !ByteClass.isASCIIAlphanumeric(bytes[i - 1]) { return i }
+                    i += 1
+                }
+                return nil
+            }
+            guard let start else { return }
+            if let end = validEnd(text, from: start) {
+                findings.append(Finding(kind: .iban, range: start..<end))
                 i = end
             } else {
-                i += 4
+                i = start + 4
             }
         }
     }

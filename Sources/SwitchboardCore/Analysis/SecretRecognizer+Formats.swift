@@ -56,8 +56,16 @@ extension SecretRecognizer {
         let starts = startBytes, byFirstByte = formatsByFirstByte
         var i = 0
         while i < bytes.count {
+            // Skip to the next byte a format can start with (a tight loop: it sees every byte).
+            i = starts.withUnsafeBufferPointer { starts in
+                bytes.withUnsafeBufferPointer { bytes in
+                    var k = i
+                    while k < bytes.count, !starts[Int(bytes[k])] { k += 1 }
+                    return k
+                }
+            }
+            guard i < bytes.count else { return }
             let b = bytes[i]
-            guard starts[Int(b)] else { i += 1; continue }
             if b == 0x2D, let end = pemBlock(text, at: i) {
                 findings.append(Finding(kind: .secret, range: i..<end)); i = end; continue
             }

@@ -46,10 +46,10 @@ public struct TextSignals: Sendable, Hashable {
             if best == scripts.arabic { return "ar" }
             return "ko"
         }
-        let ranked = [("en", english), ("es", spanish), ("fr", french), ("de", german)]
-        guard let top = ranked.max(by: { $0.1 < $1.1 }), top.1 > 0 else { return "und" }
         // Shared words ("de", "la") must not tip a tie: ties go to the earlier language in the list.
-        return ranked.first(where: { $0.1 == top.1 })?.0 ?? "und"
+        let top = max(english, spanish, french, german)
+        if top == 0 { return "und" }
+        return top == english ? "en" : top == spanish ? "es" : top == french ? "fr" : "de"
     }
 
     /// Length, code and multi-step cues: 0 points simple, 1–2 moderate, 3+ complex.

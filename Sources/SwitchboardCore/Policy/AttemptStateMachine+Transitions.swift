@@ -37,7 +37,8 @@ extension AttemptStateMachine {
             }
             pending = nil
         }
-        events.append(.providerChosen(id, attempt: totalAttempts))
+        // Nobody reads `providerChosen` without a stream; leaving it out spares `respond` an allocation.
+        if streaming { events.append(.providerChosen(id, attempt: totalAttempts)) }
         audit.append(RoutingAuditRecord.Attempt(provider: id, onDevice: candidates[index].isOnDevice))
         return .call(CallPlan(provider: id, attempt: totalAttempts, answerPrefix: delivered.isEmpty ? nil : delivered,
                               events: events, isFallback: isFallback))

@@ -23,7 +23,8 @@ public struct AttemptStateMachine: Sendable {
         public var attempt: Int
         /// The answer so far, to be continued (a resume); nil for a fresh call.
         public var answerPrefix: String?
-        /// `fallback` or `resumed` (when another provider takes over), then `providerChosen`.
+        /// `fallback` or `resumed` (when another provider takes over), then `providerChosen` (with a
+        /// stream only: `respond` has nobody to tell).
         public var events: [SwitchboardEvent]
         /// Whether this call is a fallback from the request's first provider (for metrics).
         public var isFallback: Bool

@@ -3,7 +3,9 @@
 public struct LatencyEstimate: Sendable, Hashable {
     /// Weight of the newest sample.
     public var alpha: Double
-    public private(set) var timeToFirstToken: Duration?
+    /// Averaged in seconds (a `Duration` would be converted to and from on every update and score).
+    private var timeToFirstTokenSeconds: Double?
+    public var timeToFirstToken: Duration? { timeToFirstTokenSeconds.map { .seconds($0) } }
     public private(set) var tokensPerSecond: Double?
     /// 0...1, EWMA of failures (1) and successes (0).
     public private(set) var errorRate: Double
@@ -18,7 +20,8 @@ public struct LatencyEstimate: Sendable, Hashable {
         samples += 1
         errorRate = (1 - alpha) * errorRate
         if let ttft {
-            timeToFirstToken = timeToFirstToken.map { .seconds($0.seconds * (1 - alpha) + ttft.seconds * alpha) } ?? ttft
+            let seconds = ttft.seconds
+            timeToFirstTokenSeconds = timeToFirstTokenSeconds.map { $0 * (1 - alpha) + seconds * alpha } ?? seconds
         }
         let seconds = generation.seconds
         if tokens > 1, seconds > 0 {
@@ -35,7 +38,13 @@ public struct LatencyEstimate: Sendable, Hashable {
     /// Predicted time to produce `tokens` tokens, from observations or else the provider's priors.
     public func predictedLatency(tokens: Int, priors: ProviderCapabilities) -> Duration {
         let ttft = timeToFirstToken ?? priors.expectedTimeToFirstToken
-        let rate = max(tokensPerSecond ?? priors.expectedTokensPerSecond, 0.001)
-        return ttft + .seconds(Double(max(tokens, 0)) / rate)
+        return ttft + .seconds(Double(max(tokens, 0)) / rate(priors))
     }
+
+    /// `predictedLatency` in seconds, as scoring uses it.
+    public func predictedSeconds(tokens: Int, priors: ProviderCapabilities) -> Double {
+        (timeToFirstTokenSeconds ?? priors.expectedTimeToFirstToken.seconds) + Double(max(tokens, 0)) / rate(priors)
+    }
+
+    private func rate(_ priors: ProviderCapabilities) -> Double { max(tokensPerSecond ?? priors.expectedTokensPerSecond, 0.001) }
 }

@@ -27,7 +27,10 @@ public struct ProviderScore: Sendable, Hashable {
     public var cost: Double
     public var device: Double
     public var kind: Double
-    public var predictedLatency: Duration
+    /// Kept in seconds: ranking reads only `total`, and a `Duration` made per candidate and request
+    /// cost a 128-bit multiplication each.
+    var predictedSeconds: Double
+    public var predictedLatency: Duration { .seconds(predictedSeconds) }
     /// Weighted sum times the optimizer's weight.
     public var total: Double
 }
@@ -36,13 +39,17 @@ public struct ProviderScore: Sendable, Hashable {
 public struct ScoringPolicy: Sendable, Hashable {
     public var weights: ScoringWeights
     /// The latency at which the latency score is one half.
-    public var referenceLatency: Duration
+    public var referenceLatency: Duration { didSet { referenceSeconds = referenceLatency.seconds } }
+    /// `referenceLatency` in seconds, kept beside it: converting a `Duration` divides 128-bit
+    /// integers, once per candidate and request otherwise.
+    private var referenceSeconds: Double
     /// The request cost (USD) at which the cost score is one half.
     public var referenceCost: Double
 
     public init(weights: ScoringWeights = ScoringWeights(), referenceLatency: Duration = .seconds(1),
                 referenceCost: Double = 0.001) {
         self.weights = weights; self.referenceLatency = referenceLatency; self.referenceCost = referenceCost
+        referenceSeconds = referenceLatency.seconds
     }
 
     public func score(_ candidate: ProviderCandidate, request: GenerationRequest, analysis: RequestAnalysis,
@@ -63,9 +70,9 @@ public struct ScoringPolicy: Sendable, Hashable {
         }
         let contentFit = min(1, max(0, headroom) * 2) * complexityFit
 
-        let predicted = candidate.estimate.predictedLatency(tokens: request.maxTokens, priors: caps)
-        var latencyScore = 1 / (1 + predicted.seconds / max(referenceLatency.seconds, 1e-9))
-        if let budget = request.latencyBudget ?? analysis.latencyBudget, predicted > budget { latencyScore *= 0.1 }
+        let predicted = candidate.estimate.predictedSeconds(tokens: request.maxTokens, priors: caps)
+        var latencyScore = 1 / (1 + predicted / max(referenceSeconds, 1e-9))
+        if let budget = request.latencyBudget ?? analysis.latencyBudget, predicted > budget.seconds { latencyScore *= 0.1 }
 
         var health = 1 - candidate.estimate.errorRate
         if case .halfOpen = candidate.breaker { health *= 0.5 }
@@ -82,7 +89,7 @@ public struct ScoringPolicy: Sendable, Hashable {
             + w.health * health + w.cost * costScore + w.device * deviceScore + w.kind * kindFit
         return ProviderScore(provider: candidate.id, privacy: privacyFit, contentFit: contentFit,
                              latency: latencyScore, health: health, cost: costScore, device: deviceScore,
-                             kind: kindFit, predictedLatency: predicted, total: sum * max(candidate.weight, 0))
+                             kind: kindFit, predictedSeconds: predicted, total: sum * max(candidate.weight, 0))
     }
 
     /// A chat (messages, or a prompt of kind chat) wants an instruction model: a base model only
@@ -114,16 +121,29 @@ public struct ScoringPolicy: Sendable, Hashable {
     public func rank(_ candidates: [ProviderCandidate], request: GenerationRequest, analysis: RequestAnalysis,
                      device: DeviceState) -> [ProviderCandidate] {
         if candidates.count <= 1 { return candidates }
-        // Sorts indices, not the candidates (large values), and looks each preferred position up once.
-        let totals = candidates.map { score($0, request: request, analysis: analysis, device: device).total }
+        // Sorts small keys, not the candidates (large values), in scratch memory: the only allocation
+        // is the result. Each preferred position is looked up once.
         let preferred = request.preferredProviders
-        let positions = preferred.isEmpty ? [] : candidates.map { preferred.firstIndex(of: $0.id) ?? Int.max }
-        var order = Array(candidates.indices)
-        order.sort { a, b in
-            if !positions.isEmpty, positions[a] != positions[b] { return positions[a] < positions[b] }
-            if totals[a] != totals[b] { return totals[a] > totals[b] }
-            return candidates[a].id < candidates[b].id
+        return withUnsafeTemporaryAllocation(of: RankKey.self, capacity: candidates.count) { scratch in
+            var keys = scratch
+            for (index, candidate) in candidates.enumerated() {
+                keys.initializeElement(at: index, to: RankKey(
+                    position: preferred.isEmpty ? Int.max : preferred.firstIndex(of: candidate.id) ?? Int.max,
+                    total: score(candidate, request: request, analysis: analysis, device: device).total, index: index))
+            }
+            keys.sort { a, b in
+                if a.position != b.position { return a.position < b.position }
+                if a.total != b.total { return a.total > b.total }
+                return candidates[a.index].id < candidates[b.index].id
+            }
+            return keys.map { candidates[$0.index] }
         }
-        return order.map { candidates[$0] }
     }
+}
+
+/// One candidate's sort key in `ScoringPolicy.rank`.
+private struct RankKey {
+    var position: Int
+    var total: Double
+    var index: Int
 }
