@@ -84,7 +84,10 @@ struct HostileStreamTests {
     @Test func aLineLongerThanTheCapStopsTheStream() async throws {
         let server = try LoopbackHTTPServer([.sse(["data: " + String(repeating: "y", count: 200_000)], then: [.holdOpen(seconds: 5)])])
         defer { server.stop() }
-        let error = await failure(of: openAI(server, settings: Self.hostile()).generate(providerRequest()))
+        // The token timeout is far past the server's 5 s hold: only the line cap can end this stream with
+        // `responseTooLarge` (a 300 ms timeout raced the 200 KB line on a busy CI machine and won).
+        let settings = Self.hostile(tokenTimeout: .seconds(20))
+        let error = await failure(of: openAI(server, settings: settings).generate(providerRequest()))
         #expect(error == .responseTooLarge(what: "an event-stream line", limit: 64 << 10))
         #expect(error?.classification == .fallbackOnly)
     }
