@@ -3,7 +3,8 @@
 # Scripts/llamacpp_reference.py, a copy of shared/tools/llamacpp_reference.py) on the same model, same prompt (512 tokens), same thread count,
 # interleaved in one run. Prints every JSON object and the ratios (ours / llama.cpp: medians of the pairs).
 # Needs `pip install llama-cpp-python` (builds llama.cpp, ~6 minutes); the script installs it if missing.
-# Usage: compare-llamacpp.sh [gemma|smollm2] (default gemma). Env: THREADS (default 2), RUNS (runs per process, median; default 3), PAIRS (default 3).
+# Usage: compare-llamacpp.sh [gemma|smollm2] (default gemma). Env: THREADS (default 2), RUNS (runs per process, median; default 3), PAIRS (default 3),
+# SCRATCH (the build folder, default .build: another one, e.g. .build-bench, keeps the test build's flags apart).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 threads=${THREADS:-2}
@@ -20,14 +21,15 @@ fi
 
 flags=(-c release)
 if [ "$(uname -m)" = "x86_64" ]; then flags+=(-Xswiftc -target-cpu -Xswiftc native); fi
-swift build "${flags[@]}" --product switchboard-bench >&2
+scratch=${SCRATCH:-.build}
+swift build "${flags[@]}" --scratch-path "$scratch" --product switchboard-bench >&2
 
 # Interleaved pairs (ours, llama.cpp, ours, …), each side the median of RUNS runs in one process (a
 # process's first run is slower): on a shared machine whose speed drifts, a back-to-back pair sees the
 # same conditions, so each pair's ratio is fair; the median of the pairs' ratios is printed with all.
 pairs=()
 for _ in $(seq "$pairs_wanted"); do
-  ours=$(.build/release/switchboard-bench engine --model "$model" --threads "$threads" --runs "$runs" --json)
+  ours=$("$scratch"/release/switchboard-bench engine --model "$model" --threads "$threads" --runs "$runs" --json)
   theirs=$(python3 "$reference" --model "$model" --threads "$threads" --repeats "$runs")
   echo "switchboard: $ours"
   echo "llama.cpp:   $theirs"
