@@ -103,6 +103,30 @@ extension SmallBlockDot {
         return (r0, r1)
     }
 
+    /// `dotRowPair4` against two activation rows (a batch's remainder past its groups of four):
+    /// the weights unpacked once for both, the minimum terms left to `minimumTerms` likewise.
+    @inline(__always)
+    static func dotRowPair2<C: SmallBlockCodec>(_ codec: C.Type, _ w0: UnsafeRawPointer, _ w1: UnsafeRawPointer,
+                                                _ a: (PairedActivationRow, PairedActivationRow), blocks: Int) -> (SIMD2<Float>, SIMD2<Float>) {
+        let bytes = C.blockBytes
+        var acc0 = SIMD16<Float>(), acc1 = SIMD16<Float>()
+        var x0 = w0, x1 = w1
+        let shifts = a.0.shifts
+        for b in 0..<blocks {
+            let w = C.unpackRows(x0, x1, shifts)
+            let d = IntegerDot.halves(HalfFloat.load(x0, 0), HalfFloat.load(x1, 0))
+            @inline(__always) func step(_ row: PairedActivationRow, _ acc: inout SIMD16<Float>) {
+                let values = row.values + 64 * b
+                let s = C.isNarrow ? IntegerDot.pairedIntNarrow(w, values) : IntegerDot.pairedInt(w, values)
+                acc.addProduct(IntegerDot.convert(s), d * SIMD16(repeating: row.scales[b]))
+            }
+            step(a.0, &acc0); step(a.1, &acc1)
+            x0 += bytes; x1 += bytes
+        }
+        return (SIMD2(IntegerDot.sum8(acc0.lowHalf), IntegerDot.sum8(acc1.lowHalf)),
+                SIMD2(IntegerDot.sum8(acc0.highHalf), IntegerDot.sum8(acc1.highHalf)))
+    }
+
     /// Σ m_w·s_a in block order (`dotRowPair`'s scalar chain) for two weight rows against up to 16
     /// activation rows at once: `sums` holds each block's Q8_1 sums block-major, 16 per block
     /// (`blockMajor`). Contiguous loads: reading four rows' sums per block inside `dotRowPair4`

@@ -55,9 +55,9 @@ enum MatMul {
         assert(a.kind == .q8_0, "32-value-block weights take Q8_0 activations")
         let blocks = w.columns / 32
         if count > 1 && count < 16 {
-            // A batched decode step: rows in registers, four activation rows at a time (no decoded
-            // scratch, which only pays off over a prefill slice's many rows); Q4_1's minimum terms
-            // for all rows at once from block-major sums.
+            // A batched decode step: rows in registers, four activation rows at a time, then two,
+            // then one (no decoded scratch, which only pays off over a prefill slice's many rows);
+            // Q4_1's minimum terms for all rows at once from block-major sums.
             withUnsafeTemporaryAllocation(of: Float.self, capacity: C.hasMinimum ? blocks * 16 : 0) { scratch in
                 let sums = scratch.baseAddress
                 if C.hasMinimum, let sums { SmallBlockDot.blockMajor(a.blockSums, blocks: blocks, count: count, stride: 16, into: sums) }
@@ -78,6 +78,14 @@ enum MatMul {
                             out[(t + i) * outStride + r1] = C.hasMinimum ? v1[i] + m1[t + i] : v1[i]
                         }
                         t += 4
+                    }
+                    if t + 2 <= count {
+                        let (v0, v1) = SmallBlockDot.dotRowPair2(format, w.row(r), w.row(r1), (a.pairedRow(t), a.pairedRow(t + 1)), blocks: blocks)
+                        for i in 0..<2 {
+                            out[(t + i) * outStride + r] = C.hasMinimum ? v0[i] + m0[t + i] : v0[i]
+                            out[(t + i) * outStride + r1] = C.hasMinimum ? v1[i] + m1[t + i] : v1[i]
+                        }
+                        t += 2
                     }
                     while t < count {
                         let (v0, v1) = SmallBlockDot.dotRowPair(format, w.row(r), w.row(r1), a.pairedRow(t), blocks: blocks)
