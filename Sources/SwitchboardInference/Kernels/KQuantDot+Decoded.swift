@@ -125,8 +125,12 @@ extension KQuantDot {
                 let ints = sums(IntegerDot.pairInt(v, a.0.planes + off), IntegerDot.pairInt(v, a.1.planes + off),
                                 IntegerDot.pairInt(v, a.2.planes + off), IntegerDot.pairInt(v, a.3.planes + off))
                 acc.addProduct(SIMD4<Float>(ints), scale)
-                accMin.addProduct(SIMD4<Float>(SIMD4<Int32>(m0[c], m1[c], m2[c], m3[c])), scaleMin)
             }
+            // The mins terms in the same order, after the loop: inside it `m0[c]` (a loop index, the
+            // loop is not unrolled) went through the stack and stalled on store forwarding.
+            @inline(__always) func minimum(_ i: SIMD4<Int32>) { accMin.addProduct(SIMD4<Float>(i), scaleMin) }
+            minimum(SIMD4(m0[0], m1[0], m2[0], m3[0])); minimum(SIMD4(m0[1], m1[1], m2[1], m3[1]))
+            minimum(SIMD4(m0[2], m1[2], m2[2], m3[2])); minimum(SIMD4(m0[3], m1[3], m2[3], m3[3]))
         }
         return acc - accMin
     }
