@@ -90,17 +90,23 @@ extension SmallBlockDot {
         for b in 0..<blocks {
             let w = C.unpackRows(x0, x1, shifts)
             let d = IntegerDot.halves(HalfFloat.load(x0, 0), HalfFloat.load(x1, 0))
-            @inline(__always) func step(_ row: PairedActivationRow, _ acc: inout SIMD16<Float>) {
-                let values = row.values + 64 * b
-                let s = C.isNarrow ? IntegerDot.pairedIntNarrow(w, values) : IntegerDot.pairedInt(w, values)
-                acc.addProduct(IntegerDot.convert(s), d * SIMD16(repeating: row.scales[b]))
-            }
-            step(a.0, &acc0); step(a.1, &acc1); step(a.2, &acc2); step(a.3, &acc3)
+            rowStep(codec, w, d, a.0, block: b, &acc0); rowStep(codec, w, d, a.1, block: b, &acc1)
+            rowStep(codec, w, d, a.2, block: b, &acc2); rowStep(codec, w, d, a.3, block: b, &acc3)
             x0 += bytes; x1 += bytes
         }
         let r0 = SIMD4(IntegerDot.sum8(acc0.lowHalf), IntegerDot.sum8(acc1.lowHalf), IntegerDot.sum8(acc2.lowHalf), IntegerDot.sum8(acc3.lowHalf))
         let r1 = SIMD4(IntegerDot.sum8(acc0.highHalf), IntegerDot.sum8(acc1.highHalf), IntegerDot.sum8(acc2.highHalf), IntegerDot.sum8(acc3.highHalf))
         return (r0, r1)
+    }
+
+    /// One activation row's step of the batched kernels: block `b` of both weight rows (`w`, unpacked;
+    /// `d` their scales) times the row, added to its accumulator pair — `dotRowPair`'s arithmetic.
+    @inline(__always)
+    static func rowStep<C: SmallBlockCodec>(_ codec: C.Type, _ w: (SIMD32<Int16>, SIMD32<Int16>), _ d: SIMD16<Float>,
+                                            _ row: PairedActivationRow, block b: Int, _ acc: inout SIMD16<Float>) {
+        let values = row.values + 64 * b
+        let s = C.isNarrow ? IntegerDot.pairedIntNarrow(w, values) : IntegerDot.pairedInt(w, values)
+        acc.addProduct(IntegerDot.convert(s), d * SIMD16(repeating: row.scales[b]))
     }
 
     /// `dotRowPair4` against two activation rows (a batch's remainder past its groups of four):
@@ -115,12 +121,7 @@ extension SmallBlockDot {
         for b in 0..<blocks {
             let w = C.unpackRows(x0, x1, shifts)
             let d = IntegerDot.halves(HalfFloat.load(x0, 0), HalfFloat.load(x1, 0))
-            @inline(__always) func step(_ row: PairedActivationRow, _ acc: inout SIMD16<Float>) {
-                let values = row.values + 64 * b
-                let s = C.isNarrow ? IntegerDot.pairedIntNarrow(w, values) : IntegerDot.pairedInt(w, values)
-                acc.addProduct(IntegerDot.convert(s), d * SIMD16(repeating: row.scales[b]))
-            }
-            step(a.0, &acc0); step(a.1, &acc1)
+            rowStep(codec, w, d, a.0, block: b, &acc0); rowStep(codec, w, d, a.1, block: b, &acc1)
             x0 += bytes; x1 += bytes
         }
         return (SIMD2(IntegerDot.sum8(acc0.lowHalf), IntegerDot.sum8(acc1.lowHalf)),

@@ -55,46 +55,7 @@ enum MatMul {
         assert(a.kind == .q8_0, "32-value-block weights take Q8_0 activations")
         let blocks = w.columns / 32
         if count > 1 && count < 16 {
-            // A batched decode step: rows in registers, four activation rows at a time, then two,
-            // then one (no decoded scratch, which only pays off over a prefill slice's many rows);
-            // Q4_1's minimum terms for all rows at once from block-major sums.
-            withUnsafeTemporaryAllocation(of: Float.self, capacity: C.hasMinimum ? blocks * 16 : 0) { scratch in
-                let sums = scratch.baseAddress
-                if C.hasMinimum, let sums { SmallBlockDot.blockMajor(a.blockSums, blocks: blocks, count: count, stride: 16, into: sums) }
-                var r = rows.lowerBound
-                let ahead = w.prefetchRows
-                while r < rows.upperBound {
-                    if r + ahead + 2 <= w.rows { Prefetch.read(w.row(r + ahead), count: 2 * w.rowBytes) }
-                    let r1 = min(r + 1, rows.upperBound - 1)
-                    var m0 = SIMD16<Float>(), m1 = SIMD16<Float>()
-                    if C.hasMinimum, let sums { (m0, m1) = SmallBlockDot.minimumTerms(w.row(r), w.row(r1), blockBytes: C.blockBytes, blocks: blocks, sums: sums) }
-                    var t = 0
-                    while t + 4 <= count {
-                        let (v0, v1) = SmallBlockDot.dotRowPair4(format, w.row(r), w.row(r1),
-                                                                 (a.pairedRow(t), a.pairedRow(t + 1), a.pairedRow(t + 2), a.pairedRow(t + 3)), blocks: blocks)
-                        for i in 0..<4 {
-                            // Only Q4_1 adds a term (+0 would turn a −0 result into +0).
-                            out[(t + i) * outStride + r] = C.hasMinimum ? v0[i] + m0[t + i] : v0[i]
-                            out[(t + i) * outStride + r1] = C.hasMinimum ? v1[i] + m1[t + i] : v1[i]
-                        }
-                        t += 4
-                    }
-                    if t + 2 <= count {
-                        let (v0, v1) = SmallBlockDot.dotRowPair2(format, w.row(r), w.row(r1), (a.pairedRow(t), a.pairedRow(t + 1)), blocks: blocks)
-                        for i in 0..<2 {
-                            out[(t + i) * outStride + r] = C.hasMinimum ? v0[i] + m0[t + i] : v0[i]
-                            out[(t + i) * outStride + r1] = C.hasMinimum ? v1[i] + m1[t + i] : v1[i]
-                        }
-                        t += 2
-                    }
-                    while t < count {
-                        let (v0, v1) = SmallBlockDot.dotRowPair(format, w.row(r), w.row(r1), a.pairedRow(t), blocks: blocks)
-                        out[t * outStride + r] = v0; out[t * outStride + r1] = v1
-                        t += 1
-                    }
-                    r += 2
-                }
-            }
+            registerRows(format, w, a, count: count, rows: rows, out: out, outStride: outStride)
             return
         }
         if count == 1 {
@@ -148,6 +109,52 @@ enum MatMul {
                     t += 1
                 }
                 first += n
+            }
+        }
+    }
+
+    /// A batched decode step (2…15 activation rows) on the register kernel: weight rows in register
+    /// pairs against four activation rows at a time, then two, then one (no decoded scratch, which
+    /// only pays off over a prefill slice's many rows); Q4_1's minimum terms for every row at once
+    /// from block-major sums.
+    @inline(__always)
+    private static func registerRows<C: SmallBlockCodec>(_ format: C.Type, _ w: WeightMatrix, _ a: ActivationBuffer, count: Int, rows: Range<Int>, out: UnsafeMutablePointer<Float>, outStride: Int) {
+        let blocks = w.columns / 32
+        withUnsafeTemporaryAllocation(of: Float.self, capacity: C.hasMinimum ? blocks * 16 : 0) { scratch in
+            let sums = scratch.baseAddress
+            if C.hasMinimum, let sums { SmallBlockDot.blockMajor(a.blockSums, blocks: blocks, count: count, stride: 16, into: sums) }
+            var r = rows.lowerBound
+            let ahead = w.prefetchRows
+            while r < rows.upperBound {
+                if r + ahead + 2 <= w.rows { Prefetch.read(w.row(r + ahead), count: 2 * w.rowBytes) }
+                let r1 = min(r + 1, rows.upperBound - 1)
+                var m0 = SIMD16<Float>(), m1 = SIMD16<Float>()
+                if C.hasMinimum, let sums { (m0, m1) = SmallBlockDot.minimumTerms(w.row(r), w.row(r1), blockBytes: C.blockBytes, blocks: blocks, sums: sums) }
+                var t = 0
+                while t + 4 <= count {
+                    let (v0, v1) = SmallBlockDot.dotRowPair4(format, w.row(r), w.row(r1),
+                                                             (a.pairedRow(t), a.pairedRow(t + 1), a.pairedRow(t + 2), a.pairedRow(t + 3)), blocks: blocks)
+                    for i in 0..<4 {
+                        // Only Q4_1 adds a term (+0 would turn a −0 result into +0).
+                        out[(t + i) * outStride + r] = C.hasMinimum ? v0[i] + m0[t + i] : v0[i]
+                        out[(t + i) * outStride + r1] = C.hasMinimum ? v1[i] + m1[t + i] : v1[i]
+                    }
+                    t += 4
+                }
+                if t + 2 <= count {
+                    let (v0, v1) = SmallBlockDot.dotRowPair2(format, w.row(r), w.row(r1), (a.pairedRow(t), a.pairedRow(t + 1)), blocks: blocks)
+                    for i in 0..<2 {
+                        out[(t + i) * outStride + r] = C.hasMinimum ? v0[i] + m0[t + i] : v0[i]
+                        out[(t + i) * outStride + r1] = C.hasMinimum ? v1[i] + m1[t + i] : v1[i]
+                    }
+                    t += 2
+                }
+                while t < count {
+                    let (v0, v1) = SmallBlockDot.dotRowPair(format, w.row(r), w.row(r1), a.pairedRow(t), blocks: blocks)
+                    out[t * outStride + r] = v0; out[t * outStride + r1] = v1
+                    t += 1
+                }
+                r += 2
             }
         }
     }
