@@ -83,20 +83,26 @@ extension SmallBlockDot {
     static func dotRowPair4<C: SmallBlockCodec>(_ codec: C.Type, _ w0: UnsafeRawPointer, _ w1: UnsafeRawPointer,
                                                 _ a: (PairedActivationRow, PairedActivationRow, PairedActivationRow, PairedActivationRow),
                                                 blocks: Int) -> (SIMD4<Float>, SIMD4<Float>) {
-        let bytes = C.blockBytes
         var acc0 = SIMD16<Float>(), acc1 = SIMD16<Float>(), acc2 = SIMD16<Float>(), acc3 = SIMD16<Float>()
-        var x0 = w0, x1 = w1
-        let shifts = a.0.shifts
-        for b in 0..<blocks {
-            let w = C.unpackRows(x0, x1, shifts)
-            let d = IntegerDot.halves(HalfFloat.load(x0, 0), HalfFloat.load(x1, 0))
+        forEachBlock(codec, w0, w1, shifts: a.0.shifts, blocks: blocks) { b, w, d in
             rowStep(codec, w, d, a.0, block: b, &acc0); rowStep(codec, w, d, a.1, block: b, &acc1)
             rowStep(codec, w, d, a.2, block: b, &acc2); rowStep(codec, w, d, a.3, block: b, &acc3)
-            x0 += bytes; x1 += bytes
         }
         let r0 = SIMD4(IntegerDot.sum8(acc0.lowHalf), IntegerDot.sum8(acc1.lowHalf), IntegerDot.sum8(acc2.lowHalf), IntegerDot.sum8(acc3.lowHalf))
         let r1 = SIMD4(IntegerDot.sum8(acc0.highHalf), IntegerDot.sum8(acc1.highHalf), IntegerDot.sum8(acc2.highHalf), IntegerDot.sum8(acc3.highHalf))
         return (r0, r1)
+    }
+
+    /// Both weight rows block by block for the batched kernels: `body(b, block b unpacked, its scales
+    /// d₀ ×8 | d₁ ×8)`.
+    @inline(__always)
+    static func forEachBlock<C: SmallBlockCodec>(_ codec: C.Type, _ w0: UnsafeRawPointer, _ w1: UnsafeRawPointer, shifts: UnpackShifts,
+                                                 blocks: Int, _ body: (Int, (SIMD32<Int16>, SIMD32<Int16>), SIMD16<Float>) -> Void) {
+        var x0 = w0, x1 = w1
+        for b in 0..<blocks {
+            body(b, C.unpackRows(x0, x1, shifts), IntegerDot.halves(HalfFloat.load(x0, 0), HalfFloat.load(x1, 0)))
+            x0 += C.blockBytes; x1 += C.blockBytes
+        }
     }
 
     /// One activation row's step of the batched kernels: block `b` of both weight rows (`w`, unpacked;
@@ -114,15 +120,9 @@ extension SmallBlockDot {
     @inline(__always)
     static func dotRowPair2<C: SmallBlockCodec>(_ codec: C.Type, _ w0: UnsafeRawPointer, _ w1: UnsafeRawPointer,
                                                 _ a: (PairedActivationRow, PairedActivationRow), blocks: Int) -> (SIMD2<Float>, SIMD2<Float>) {
-        let bytes = C.blockBytes
         var acc0 = SIMD16<Float>(), acc1 = SIMD16<Float>()
-        var x0 = w0, x1 = w1
-        let shifts = a.0.shifts
-        for b in 0..<blocks {
-            let w = C.unpackRows(x0, x1, shifts)
-            let d = IntegerDot.halves(HalfFloat.load(x0, 0), HalfFloat.load(x1, 0))
+        forEachBlock(codec, w0, w1, shifts: a.0.shifts, blocks: blocks) { b, w, d in
             rowStep(codec, w, d, a.0, block: b, &acc0); rowStep(codec, w, d, a.1, block: b, &acc1)
-            x0 += bytes; x1 += bytes
         }
         return (SIMD2(IntegerDot.sum8(acc0.lowHalf), IntegerDot.sum8(acc1.lowHalf)),
                 SIMD2(IntegerDot.sum8(acc0.highHalf), IntegerDot.sum8(acc1.highHalf)))
