@@ -92,17 +92,34 @@ struct KQuantDecodedRows {
 }
 
 extension KQuantDot {
-    /// The lane sums [Σa, Σb, Σc, Σd], folded through 256- and 128-bit halves, which LLVM lowers to a
-    /// few lane shuffles (in integers; float lanes it splits into 128-bit pieces).
+    /// The lane sums of four rows' vectors folded to four partial sums each: lane 4r + k holds
+    /// row r's lanes k, k+4, k+8 and k+12 (256-bit halves, then 128-bit lanes: a few shuffles).
     @inline(__always)
-    static func sums(_ a: SIMD16<Int32>, _ b: SIMD16<Int32>, _ c: SIMD16<Int32>, _ d: SIMD16<Int32>) -> SIMD4<Int32> {
+    static func fold(_ a: SIMD16<Int32>, _ b: SIMD16<Int32>, _ c: SIMD16<Int32>, _ d: SIMD16<Int32>) -> SIMD16<Int32> {
         let ab = SIMD16(lowHalf: a.lowHalf &+ a.highHalf, highHalf: b.lowHalf &+ b.highHalf)
         let cd = SIMD16(lowHalf: c.lowHalf &+ c.highHalf, highHalf: d.lowHalf &+ d.highHalf)
         let e = SIMD16(lowHalf: SIMD8(lowHalf: ab.lowHalf.lowHalf, highHalf: ab.highHalf.lowHalf), highHalf: SIMD8(lowHalf: cd.lowHalf.lowHalf, highHalf: cd.highHalf.lowHalf))
         let f = SIMD16(lowHalf: SIMD8(lowHalf: ab.lowHalf.highHalf, highHalf: ab.highHalf.highHalf), highHalf: SIMD8(lowHalf: cd.lowHalf.highHalf, highHalf: cd.highHalf.highHalf))
-        let g = e &+ f
-        let h = g &+ SIMD16(g[2], g[3], g[0], g[1], g[6], g[7], g[4], g[5], g[10], g[11], g[8], g[9], g[14], g[15], g[12], g[13])
-        return SIMD4(h[0], h[4], h[8], h[12]) &+ SIMD4(h[1], h[5], h[9], h[13])
+        return e &+ f
+    }
+
+    /// Four chunks' `fold`s (lane 4r + k: chunk c's row r, partial k) to their totals, chunk-major:
+    /// lane 4c + r = Σ_k q_c[4r + k]. Two shuffle-and-add rounds and one permute for all sixteen
+    /// sums; folding each chunk to four sums on its own took twice the shuffles (Zen 4 profile).
+    @inline(__always)
+    static func totals(_ q0: SIMD16<Int32>, _ q1: SIMD16<Int32>, _ q2: SIMD16<Int32>, _ q3: SIMD16<Int32>) -> SIMD16<Int32> {
+        // 64-bit unpacks within 128-bit lanes: row r's (p0+p2, p1+p3) of x, then of y.
+        @inline(__always) func pairs(_ x: SIMD16<Int32>, _ y: SIMD16<Int32>) -> SIMD16<Int32> {
+            let low = SIMD16(x[0], x[1], y[0], y[1], x[4], x[5], y[4], y[5], x[8], x[9], y[8], y[9], x[12], x[13], y[12], y[13])
+            let high = SIMD16(x[2], x[3], y[2], y[3], x[6], x[7], y[6], y[7], x[10], x[11], y[10], y[11], x[14], x[15], y[14], y[15])
+            return low &+ high
+        }
+        let t01 = pairs(q0, q1), t23 = pairs(q2, q3)
+        // Lane 4r + c = row r's total of chunk c (t01's lanes 4r, 4r+1 are q0's halves, 4r+2, 4r+3 q1's).
+        let low = SIMD16(t01[0], t01[2], t23[0], t23[2], t01[4], t01[6], t23[4], t23[6], t01[8], t01[10], t23[8], t23[10], t01[12], t01[14], t23[12], t23[14])
+        let high = SIMD16(t01[1], t01[3], t23[1], t23[3], t01[5], t01[7], t23[5], t23[7], t01[9], t01[11], t23[9], t23[11], t01[13], t01[15], t23[13], t23[15])
+        let u = low &+ high
+        return SIMD16(u[0], u[4], u[8], u[12], u[1], u[5], u[9], u[13], u[2], u[6], u[10], u[14], u[3], u[7], u[11], u[15])
     }
 
     /// Q4_K against four activation rows as llama.cpp's repacked `gemm_q4_K_8x8_q8_K` computes it:
@@ -119,13 +136,17 @@ extension KQuantDot {
                 return p.evenHalf &+ p.oddHalf
             }
             let m0 = mins(a.0), m1 = mins(a.1), m2 = mins(a.2), m3 = mins(a.3)
-            for c in 0..<4 {
+            @inline(__always) func chunk(_ c: Int) -> SIMD16<Int32> {
                 let off = 256 * b + 64 * c
                 let v = w.values + off
-                let ints = sums(IntegerDot.pairInt(v, a.0.planes + off), IntegerDot.pairInt(v, a.1.planes + off),
-                                IntegerDot.pairInt(v, a.2.planes + off), IntegerDot.pairInt(v, a.3.planes + off))
-                acc.addProduct(SIMD4<Float>(ints), scale)
+                return fold(IntegerDot.pairInt(v, a.0.planes + off), IntegerDot.pairInt(v, a.1.planes + off),
+                            IntegerDot.pairInt(v, a.2.planes + off), IntegerDot.pairInt(v, a.3.planes + off))
             }
+            // The four chunks' sums in one vector, converted at once; then one fused multiply-add
+            // per chunk, in chunk order.
+            let f = IntegerDot.convert(totals(chunk(0), chunk(1), chunk(2), chunk(3)))
+            acc.addProduct(f.lowHalf.lowHalf, scale); acc.addProduct(f.lowHalf.highHalf, scale)
+            acc.addProduct(f.highHalf.lowHalf, scale); acc.addProduct(f.highHalf.highHalf, scale)
             // The mins terms in the same order, after the loop: inside it `m0[c]` (a loop index, the
             // loop is not unrolled) went through the stack and stalled on store forwarding.
             @inline(__always) func minimum(_ i: SIMD4<Int32>) { accMin.addProduct(SIMD4<Float>(i), scaleMin) }
