@@ -43,15 +43,17 @@ import Testing
         let rows = 3, count = 16, blocks = columns / 32
         let w = weights(format, columns: columns, rows: rows, rng: &rng)
         let act = activations(.q8_0, columns: columns, count: count, rng: &rng)
-        let scratch = UnsafeMutableRawPointer.allocate(byteCount: SmallBlockDot.DecodedRowPair.bytes(blocks: blocks), alignment: 64)
+        let pairBytes = SmallBlockDot.DecodedRowPair.bytes(blocks: blocks)
+        let scratch = UnsafeMutableRawPointer.allocate(byteCount: pairBytes + SmallBlockDot.TileTables.bytes(blocks: blocks, count: count, minimum: false), alignment: 64)
         defer { scratch.deallocate() }
         let pair = SmallBlockDot.DecodedRowPair(scratch, blocks: blocks)
+        let tables = SmallBlockDot.TileTables(scratch + pairBytes, act, blocks: blocks, count: count, minimum: false)
         w.withUnsafeBytes { raw in
             func row(_ r: Int) -> UnsafeRawPointer { raw.baseAddress! + r * format.rowBytes(columns: columns) }
             for (r0, r1) in [(0, 1), (2, 2)] {
                 pair.decode(codec, row(r0), row(r1), shifts: act.pairedRow(0).shifts)
                 for t in stride(from: 0, to: count, by: 8) {
-                    let (low, high) = (pair.dot4(act, first: t, minimum: false), pair.dot4(act, first: t + 4, minimum: false))
+                    let (low, high) = (pair.dot4(act, first: t, tables: tables, minimum: false), pair.dot4(act, first: t + 4, tables: tables, minimum: false))
                     let fast = (SIMD8(lowHalf: low.0, highHalf: high.0), SIMD8(lowHalf: low.1, highHalf: high.1))
                     let reference0 = SmallBlockDot.dot8(codec, row(r0), act, first: t, blocks: blocks)
                     let reference1 = SmallBlockDot.dot8(codec, row(r1), act, first: t, blocks: blocks)

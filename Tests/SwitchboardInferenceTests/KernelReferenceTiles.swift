@@ -25,10 +25,10 @@ extension SmallBlockDot {
         IntegerDot.halves(HalfFloat.load(block, 0), HalfFloat.load(block, bytes))
     }
 
-    /// The activation scales of blocks b and b + 1, pre-expanded to 8 lanes each.
+    /// The activation scales of blocks b and b + 1, 8 lanes each.
     @inline(__always)
     static func activationScales(_ a: ActivationRow, _ b: Int) -> SIMD16<Float> {
-        UnsafeRawPointer(a.expandedScales + 8 * b).loadUnaligned(as: SIMD16<Float>.self)
+        IntegerDot.halves(a.scales[b], a.scales[b + 1])
     }
 
     /// One weight row against one activation row, llama.cpp's `vec_dot_q*_0_q8_0` order: the
@@ -52,7 +52,6 @@ extension SmallBlockDot {
     static func dot8<C: SmallBlockCodec>(_ codec: C.Type, _ w: UnsafeRawPointer, _ a: ActivationBuffer, first t: Int, blocks: Int) -> (SIMD4<Float>, SIMD4<Float>) {
         let bytes = C.blockBytes
         let planes = a.planes + t * a.columns, stride = a.columns
-        let scales = a.expandedScales + t * (a.columns / 4), scaleStride = a.columns / 4
         var acc0 = SIMD8<Float>(), acc1 = SIMD8<Float>(), acc2 = SIMD8<Float>(), acc3 = SIMD8<Float>()
         var acc4 = SIMD8<Float>(), acc5 = SIMD8<Float>(), acc6 = SIMD8<Float>(), acc7 = SIMD8<Float>()
         var b = 0
@@ -61,8 +60,7 @@ extension SmallBlockDot {
             let u = C.unpack(block)
             let ws = weightScales(block, bytes)
             @inline(__always) func term(_ r: Int) -> (SIMD16<Float>, SIMD16<Float>) {
-                let s = UnsafeRawPointer(scales + r * scaleStride + 8 * b).loadUnaligned(as: SIMD16<Float>.self)
-                return (IntegerDot.float(IntegerDot.pair(u, planes + r * stride + 32 * b)), ws * s)
+                return (IntegerDot.float(IntegerDot.pair(u, planes + r * stride + 32 * b)), ws * activationScales(a.row(t + r), b))
             }
             var x = term(0); IntegerDot.accumulate(&acc0, x.0, x.1)
             x = term(1); IntegerDot.accumulate(&acc1, x.0, x.1)

@@ -10,7 +10,7 @@
 ///   saturation and the match is lost), which is why the pair sums use shifts, not `vpmaddwd`.
 ///
 /// Per block and activation row: one `vpmaddubsw`, four shifts/adds, a conversion and one fused
-/// multiply-add, against about ten 256-bit operations in `dotRowPair4`'s Int16 form.
+/// multiply-add, against about ten 256-bit operations in the register kernel's Int16 form.
 ///
 /// Exactness: Q4_1 weights are 0…15 and activations −127…127, so no pair sum saturates; Int32 lane i
 /// holds values 4i..<4i+4 of the block exactly as `dotRowPair`'s lanes do, and each row's float

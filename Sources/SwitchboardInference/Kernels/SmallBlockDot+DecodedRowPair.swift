@@ -1,8 +1,9 @@
 /// Prefill path for 32-value-block weights: a pair of weight rows decoded once per batch slice into
 /// the row-pair form of `dotRowPair` (per block: 32 Int16 even values, both rows; 32 Int16 odd
-/// values, both rows; 16 Float scales, [d₀ ×8 | d₁ ×8]; Q4_1's minimums m₀, m₁ after all blocks), then run against every activation row of
-/// the slice, 4 at a time. Per block and activation row that is two `vpmaddwd`, a subtraction, a
-/// conversion, a multiply and one fused multiply-add for both weight rows.
+/// values, both rows; the scales d₀, d₁ four times over in 64 bytes; Q4_1's minimums m₀, m₁ after all
+/// blocks), then run against every activation row of the slice, 4 at a time. Per block and
+/// activation row that is two `vpmaddwd`, a subtraction, a conversion and one fused multiply-add for
+/// both weight rows; the scale products d·d_a of four rows are one multiply per block.
 ///
 /// Results are bit-identical to `dotRowPair` and `dot` (the same Int32 lane sums, the same float
 /// accumulation order: llama.cpp's, in which a batched product equals one-row products).
@@ -33,7 +34,8 @@ extension SmallBlockDot {
                 let out = UnsafeMutableRawPointer(values + 64 * b)
                 out.storeBytes(of: u.0, as: SIMD32<Int16>.self)
                 out.storeBytes(of: u.1, toByteOffset: 64, as: SIMD32<Int16>.self)
-                UnsafeMutableRawPointer(scales + 16 * b).storeBytes(of: IntegerDot.halves(HalfFloat.load(x0, 0), HalfFloat.load(x1, 0)), as: SIMD16<Float>.self)
+                let d0 = HalfFloat.load(x0, 0), d1 = HalfFloat.load(x1, 0)
+                UnsafeMutableRawPointer(scales + 16 * b).storeBytes(of: SIMD8(d0, d1, d0, d1, d0, d1, d0, d1), as: SIMD8<Float>.self)
                 if C.hasMinimum { minimums[2 * b] = HalfFloat.load(x0, 2); minimums[2 * b + 1] = HalfFloat.load(x1, 2) }
             }
         }
@@ -56,8 +58,9 @@ extension SmallBlockDot {
             return IntegerDot.pairedInt((raw.loadUnaligned(as: SIMD32<Int16>.self), raw.loadUnaligned(fromByteOffset: 64, as: SIMD32<Int16>.self)), a)
         }
 
+        /// [d₀ ×8 | d₁ ×8] of block b.
         @inline(__always)
-        private func scales(_ b: Int) -> SIMD16<Float> { UnsafeRawPointer(scales + 16 * b).loadUnaligned(as: SIMD16<Float>.self) }
+        private func scales(_ b: Int) -> SIMD16<Float> { IntegerDot.halves(scales[16 * b], scales[16 * b + 1]) }
 
         /// Against one activation row: (row 0's result, row 1's result). `minimum`: the codec's
         /// `hasMinimum` (a constant once inlined).
@@ -75,28 +78,34 @@ extension SmallBlockDot {
 
         /// Against activation rows `t..<t+4`: (row 0's results, row 1's results). Four accumulator
         /// pairs leave AVX2's sixteen registers room for the weights; eight spill every block.
-        /// `blockSums`: needed with `minimum`, the activations' block sums block-major (`[b * sumStride + row]`,
-        /// `SmallBlockDot.blockMajor`), so the minimum terms of four rows are one vector chain.
+        /// `tables`: the activations' scales (and, with `minimum`, block sums) block-major, so a
+        /// block's four scale products are one multiply and the minimum terms one vector chain.
         @inline(__always)
-        func dot4(_ a: ActivationBuffer, first t: Int, minimum: Bool, blockSums: UnsafePointer<Float>? = nil, sumStride: Int = 0) -> (SIMD4<Float>, SIMD4<Float>) {
-            // Activation scales as 8-lane vectors loaded twice: a broadcast scalar here costs the
-            // other products their `vpmaddwd` match (LLVM codegen, found by inspection).
-            let stride = 2 * a.columns, scaleStride = a.columns / 4
-            let values = a.paired + t * stride, scales = a.expandedScales + t * scaleStride
+        func dot4(_ a: ActivationBuffer, first t: Int, tables: TileTables, minimum: Bool) -> (SIMD4<Float>, SIMD4<Float>) {
+            let stride = 2 * a.columns
+            let values = a.paired + t * stride
             var acc0 = SIMD16<Float>(), acc1 = SIMD16<Float>(), acc2 = SIMD16<Float>(), acc3 = SIMD16<Float>()
-            assert(!minimum || blockSums != nil, "the minimum terms need the block-major sums")
+            assert(!minimum || tables.sums != nil, "the minimum terms need the block-major sums")
             var m0 = SIMD4<Float>(), m1 = SIMD4<Float>()
+            // The scale products first, one multiply per block: p[8b + 2r] = d₀·d_a(r), p[8b + 2r + 1]
+            // = d₁·d_a(r). In the loop below each row's scale vector is two broadcast loads, not a
+            // multiply of its own (the multiply pipes are that loop's bottleneck). Computed in the
+            // same loop, LLVM turned the shared product back into one multiply per row.
+            let p = tables.products
             for b in 0..<blocks {
-                let ws = self.scales(b)
+                let ws = UnsafeRawPointer(scales + 16 * b).loadUnaligned(as: SIMD8<Float>.self)
+                let da = UnsafeRawPointer(tables.scales + b * tables.stride + t).loadUnaligned(as: SIMD4<Float>.self)
+                UnsafeMutableRawPointer(p + 8 * b).storeBytes(of: ws * SIMD8(da[0], da[0], da[1], da[1], da[2], da[2], da[3], da[3]), as: SIMD8<Float>.self)
+            }
+            for b in 0..<blocks {
                 @inline(__always) func step(_ r: Int, _ acc: inout SIMD16<Float>) {
                     let s = sums(b, values + r * stride + 64 * b)
-                    let h = UnsafeRawPointer(scales + r * scaleStride + 8 * b).loadUnaligned(as: SIMD8<Float>.self)
-                    acc.addProduct(IntegerDot.convert(s), ws * SIMD16(lowHalf: h, highHalf: h))
+                    acc.addProduct(IntegerDot.convert(s), IntegerDot.halves(p[8 * b + 2 * r], p[8 * b + 2 * r + 1]))
                 }
                 step(0, &acc0); step(1, &acc1); step(2, &acc2); step(3, &acc3)
-                if minimum, let blockSums {
+                if minimum, let blockSums = tables.sums {
                     // Each lane is one row's `minimumTerms` chain, in the same block order.
-                    let s = UnsafeRawPointer(blockSums + b * sumStride + t).loadUnaligned(as: SIMD4<Float>.self)
+                    let s = UnsafeRawPointer(blockSums + b * tables.stride + t).loadUnaligned(as: SIMD4<Float>.self)
                     m0.addProduct(SIMD4(repeating: minimums[2 * b]), s); m1.addProduct(SIMD4(repeating: minimums[2 * b + 1]), s)
                 }
             }
@@ -110,6 +119,31 @@ extension SmallBlockDot {
 }
 
 extension SmallBlockDot {
+    /// An activation buffer's per-block scales and (for formats with a minimum) block sums,
+    /// block-major for the prefill tiles: `stride` floats per block, the row count rounded up to 4.
+    /// Also room for one tile's scale products (`DecodedRowPair.dot4`'s, 8 per block), so a
+    /// thread's tables serve its tiles one at a time.
+    struct TileTables {
+        let scales: UnsafePointer<Float>
+        let sums: UnsafePointer<Float>?
+        let products: UnsafeMutablePointer<Float>
+        let stride: Int
+
+        static func bytes(blocks: Int, count: Int, minimum: Bool) -> Int { ((minimum ? 2 : 1) * ((count + 3) & ~3) + 8) * blocks * 4 }
+
+        /// Fills `bytes(…)` at `base` from rows `0..<count` of `a`.
+        init(_ base: UnsafeMutableRawPointer, _ a: ActivationBuffer, blocks: Int, count: Int, minimum: Bool) {
+            stride = (count + 3) & ~3
+            let tables = (minimum ? 2 : 1) * blocks * stride
+            let table = base.bindMemory(to: Float.self, capacity: tables + 8 * blocks)
+            SmallBlockDot.blockMajor(a.scales, blocks: blocks, count: count, stride: stride, into: table)
+            if minimum { SmallBlockDot.blockMajor(a.blockSums, blocks: blocks, count: count, stride: stride, into: table + blocks * stride) }
+            scales = UnsafePointer(table)
+            sums = minimum ? UnsafePointer(table + blocks * stride) : nil
+            products = table + tables
+        }
+    }
+
     /// Rows `0..<count` of a per-row, per-block table (`values[row * blocks + b]`: an activation
     /// buffer's scales or block sums) block-major, `stride` floats per block (zeros past `count`).
     static func blockMajor(_ values: UnsafePointer<Float>, blocks: Int, count: Int, stride: Int, into out: UnsafeMutablePointer<Float>) {

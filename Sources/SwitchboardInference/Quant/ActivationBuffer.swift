@@ -9,7 +9,8 @@ enum ActivationKind: Sendable, Equatable {
 
 /// How a batched decode step multiplies 32-value-block weights (`MatMul`). Both give the same bits.
 enum DecodeKernel: Sendable {
-    /// Weights unpacked in registers, Int16 products (`SmallBlockDot.dotRowPair4`): tuned for AVX-512.
+    /// Int16 products: 2–3 rows on weights unpacked in registers (`SmallBlockDot.dotRowPair2`), 4–15
+    /// on a row pair decoded into scratch (`MatMul.decodedRows`): tuned for AVX-512.
     case registers
     /// Q4_1 rows unpacked to bytes, `vpmaddubsw` products (`SmallBlockDot.ByteRow`): faster on AVX2.
     case bytes
@@ -39,8 +40,6 @@ final class ActivationBuffer {
     let sixteenSums: UnsafeMutablePointer<Int32>
     /// Q8_0 only: each block's d·Σq rounded through fp16 (llama.cpp's Q8_1 `s`, for Q4_1's minimum).
     let blockSums: UnsafeMutablePointer<Float>
-    /// Q8_0 only: each block's scale repeated 8 times (one 512-bit load per pair of blocks).
-    let expandedScales: UnsafeMutablePointer<Float>
     /// Q8_0 only: every row again, per block 64 Int16: its 16 even-indexed values twice, then its
     /// 16 odd-indexed values negated, twice (the row-pair products, `SmallBlockDot+RowPair`).
     let paired: UnsafeMutablePointer<Int16>
@@ -61,7 +60,6 @@ final class ActivationBuffer {
         scales = .allocate(capacity: capacity * columns / kind.blockSize)
         groupSums = .allocate(capacity: capacity * columns / 32)
         sixteenSums = .allocate(capacity: capacity * columns / 16)
-        expandedScales = .allocate(capacity: capacity * columns / 32 * 8)
         blockSums = .allocate(capacity: capacity * columns / 32)
         paired = .allocate(capacity: kind == .q8_0 ? capacity * columns * 2 : 0)
         shiftTable = .allocate(capacity: UnpackShifts.table.count)
@@ -69,7 +67,7 @@ final class ActivationBuffer {
     }
 
     deinit {
-        planes.deallocate(); scales.deallocate(); groupSums.deallocate(); sixteenSums.deallocate(); expandedScales.deallocate(); blockSums.deallocate(); paired.deallocate(); shiftTable.deallocate(); bytes.deallocate()
+        planes.deallocate(); scales.deallocate(); groupSums.deallocate(); sixteenSums.deallocate(); blockSums.deallocate(); paired.deallocate(); shiftTable.deallocate(); bytes.deallocate()
     }
 
     var blocksPerRow: Int { columns / kind.blockSize }
@@ -77,7 +75,7 @@ final class ActivationBuffer {
     @inline(__always)
     func row(_ index: Int) -> ActivationRow {
         ActivationRow(planes: planes + index * columns, scales: scales + index * blocksPerRow, groupSums: groupSums + index * (columns / 32),
-                      sixteenSums: sixteenSums + index * (columns / 16), expandedScales: expandedScales + index * (columns / 32) * 8,
+                      sixteenSums: sixteenSums + index * (columns / 16),
                       blockSums: blockSums + index * (columns / 32))
     }
 
@@ -116,7 +114,6 @@ struct ActivationRow {
     let scales: UnsafeMutablePointer<Float>
     let groupSums: UnsafeMutablePointer<Int32>
     let sixteenSums: UnsafeMutablePointer<Int32>
-    let expandedScales: UnsafeMutablePointer<Float>
     let blockSums: UnsafeMutablePointer<Float>
 }
 
@@ -174,7 +171,6 @@ enum ActivationQuantizer {
             let scale = HalfFloat.float(fromHalf: HalfFloat.half(from: d))
             out.scales[b] = scale
             out.blockSums[b] = HalfFloat.float(fromHalf: HalfFloat.half(from: d * Float(IntegerDot.sum(q0 &+ q1))))
-            (out.expandedScales + 8 * b).update(repeating: scale, count: 8)
         }
     }
 
