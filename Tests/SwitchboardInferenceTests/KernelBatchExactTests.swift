@@ -62,6 +62,10 @@ import Testing
     @Test func q4_1() throws { try check(.q4_1, columns: 576) }
     /// The AVX2 decode kernel (`SmallBlockDot.ByteRow`, `vpmaddubsw`) on any machine, rows 2…15.
     @Test func q4_1Bytes() throws { try check(.q4_1, columns: 576, decodeKernel: .bytes) }
+    /// The other formats' AVX2 route (four-row register kernel, `dotRowPair4`), which AVX-512 hosts
+    /// take only for 2–3 rows.
+    @Test(arguments: [(WeightFormat.q8_0, 640), (.q5_0, 640), (.q4_0, 256)])
+    func registerKernelOnAVX2Hosts(format: WeightFormat, columns: Int) throws { try check(format, columns: columns, decodeKernel: .bytes) }
     /// Extreme blocks: all-15 weights against ±127 activations (the largest pair sums) and a
     /// minimum of −∞/NaN-free huge magnitude, through both kernels.
     @Test func q4_1BytesExtremes() throws {

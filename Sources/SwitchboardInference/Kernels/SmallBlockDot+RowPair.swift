@@ -75,6 +75,24 @@ struct UnpackShifts {
 }
 
 extension SmallBlockDot {
+    /// `dotRowPair` against four activation rows at once (a batched decode step): each block of both
+    /// weight rows is unpacked once and multiplied with every row while it sits in registers. Per
+    /// activation row the arithmetic and its order are `dotRowPair`'s, so results are bit-identical.
+    /// Q4_1's minimum terms are not added here: `minimumTerms` computes them for every row at once.
+    @inline(__always)
+    static func dotRowPair4<C: SmallBlockCodec>(_ codec: C.Type, _ w0: UnsafeRawPointer, _ w1: UnsafeRawPointer,
+                                                _ a: (PairedActivationRow, PairedActivationRow, PairedActivationRow, PairedActivationRow),
+                                                blocks: Int) -> (SIMD4<Float>, SIMD4<Float>) {
+        var acc0 = SIMD16<Float>(), acc1 = SIMD16<Float>(), acc2 = SIMD16<Float>(), acc3 = SIMD16<Float>()
+        forEachBlock(codec, w0, w1, shifts: a.0.shifts, blocks: blocks) { b, w, d in
+            rowStep(codec, w, d, a.0, block: b, &acc0); rowStep(codec, w, d, a.1, block: b, &acc1)
+            rowStep(codec, w, d, a.2, block: b, &acc2); rowStep(codec, w, d, a.3, block: b, &acc3)
+        }
+        let r0 = SIMD4(IntegerDot.sum8(acc0.lowHalf), IntegerDot.sum8(acc1.lowHalf), IntegerDot.sum8(acc2.lowHalf), IntegerDot.sum8(acc3.lowHalf))
+        let r1 = SIMD4(IntegerDot.sum8(acc0.highHalf), IntegerDot.sum8(acc1.highHalf), IntegerDot.sum8(acc2.highHalf), IntegerDot.sum8(acc3.highHalf))
+        return (r0, r1)
+    }
+
     /// Both weight rows block by block for the batched kernels: `body(b, block b unpacked, its scales
     /// d₀ ×8 | d₁ ×8)`.
     @inline(__always)
@@ -97,9 +115,8 @@ extension SmallBlockDot {
         acc.addProduct(IntegerDot.convert(s), d * SIMD16(repeating: row.scales[b]))
     }
 
-    /// `dotRowPair` against two activation rows (a batched step of two or three rows): the weights
-    /// unpacked once for both; Q4_1's minimum terms are not added here: `minimumTerms` computes
-    /// them for every row at once.
+    /// `dotRowPair4` against two activation rows (a batch's remainder past its groups of four):
+    /// the weights unpacked once for both, the minimum terms left to `minimumTerms` likewise.
     @inline(__always)
     static func dotRowPair2<C: SmallBlockCodec>(_ codec: C.Type, _ w0: UnsafeRawPointer, _ w1: UnsafeRawPointer,
                                                 _ a: (PairedActivationRow, PairedActivationRow), blocks: Int) -> (SIMD2<Float>, SIMD2<Float>) {

@@ -54,12 +54,12 @@ enum MatMul {
     private static func small<C: SmallBlockCodec>(_ format: C.Type, _ w: WeightMatrix, _ a: ActivationBuffer, count: Int, rows: Range<Int>, out: UnsafeMutablePointer<Float>, outStride: Int) {
         assert(a.kind == .q8_0, "32-value-block weights take Q8_0 activations")
         let blocks = w.columns / 32
-        if count >= 4 && count < 16 {
-            decodedRows(format, w, a, count: count, rows: rows, out: out, outStride: outStride)
-            return
-        }
         if count > 1 && count < 16 {
-            registerRows(format, w, a, count: count, rows: rows, out: out, outStride: outStride)
+            if count >= 4 && a.decodeKernel == .registers {
+                decodedRows(format, w, a, count: count, rows: rows, out: out, outStride: outStride)
+            } else {
+                registerRows(format, w, a, count: count, rows: rows, out: out, outStride: outStride)
+            }
             return
         }
         if count == 1 {
@@ -116,10 +116,10 @@ enum MatMul {
         }
     }
 
-    /// A batched decode step of 2 or 3 activation rows on the register kernel: weight rows in
-    /// register pairs against two activation rows, then one (decoding a pair into scratch pays off
-    /// from four rows: `decodedRows`); Q4_1's minimum terms for every row at once from block-major
-    /// sums.
+    /// A batched decode step on the register kernel (2…15 rows on AVX2 hosts, 2 or 3 on AVX-512,
+    /// where `decodedRows` takes four and more): weight rows in register pairs against four
+    /// activation rows at a time, then two, then one; Q4_1's minimum terms for every row at once
+    /// from block-major sums.
     @inline(__always)
     private static func registerRows<C: SmallBlockCodec>(_ format: C.Type, _ w: WeightMatrix, _ a: ActivationBuffer, count: Int, rows: Range<Int>, out: UnsafeMutablePointer<Float>, outStride: Int) {
         let blocks = w.columns / 32
@@ -134,10 +134,19 @@ enum MatMul {
                 var m0 = SIMD16<Float>(), m1 = SIMD16<Float>()
                 if C.hasMinimum, let sums { (m0, m1) = SmallBlockDot.minimumTerms(w.row(r), w.row(r1), blockBytes: C.blockBytes, blocks: blocks, sums: sums) }
                 var t = 0
+                while t + 4 <= count {
+                    let (v0, v1) = SmallBlockDot.dotRowPair4(format, w.row(r), w.row(r1),
+                                                             (a.pairedRow(t), a.pairedRow(t + 1), a.pairedRow(t + 2), a.pairedRow(t + 3)), blocks: blocks)
+                    for i in 0..<4 {
+                        // Only Q4_1 adds a term (+0 would turn a −0 result into +0).
+                        out[(t + i) * outStride + r] = C.hasMinimum ? v0[i] + m0[t + i] : v0[i]
+                        out[(t + i) * outStride + r1] = C.hasMinimum ? v1[i] + m1[t + i] : v1[i]
+                    }
+                    t += 4
+                }
                 if t + 2 <= count {
                     let (v0, v1) = SmallBlockDot.dotRowPair2(format, w.row(r), w.row(r1), (a.pairedRow(t), a.pairedRow(t + 1)), blocks: blocks)
                     for i in 0..<2 {
-                        // Only Q4_1 adds a term (+0 would turn a −0 result into +0).
                         out[(t + i) * outStride + r] = C.hasMinimum ? v0[i] + m0[t + i] : v0[i]
                         out[(t + i) * outStride + r1] = C.hasMinimum ? v1[i] + m1[t + i] : v1[i]
                     }
@@ -157,7 +166,8 @@ enum MatMul {
     /// values, both rows' scales), then the prefill tiles' `dot4` for every four activation rows and
     /// the one-row `dot` for the rest. Against `registerRows`, which unpacks a pair again for every
     /// four rows and widens Int16 products with shifts, the decoded operands are `vpmaddwd` memory
-    /// operands: `engine --batch 8` +6…17 % on Zen 4 (three alternating pairs).
+    /// operands: `engine --batch 8` +6…17 % on Zen 4 (three alternating pairs). AVX-512 hosts only:
+    /// on a Zen 3 (AVX2) the decoded tiles measured slower than the register kernel (2026-11-25).
     @inline(__always)
     private static func decodedRows<C: SmallBlockCodec>(_ format: C.Type, _ w: WeightMatrix, _ a: ActivationBuffer, count: Int, rows: Range<Int>, out: UnsafeMutablePointer<Float>, outStride: Int) {
         let blocks = w.columns / 32, pairBytes = SmallBlockDot.DecodedRowPair.bytes(blocks: blocks)

@@ -9,10 +9,11 @@ enum ActivationKind: Sendable, Equatable {
 
 /// How a batched decode step multiplies 32-value-block weights (`MatMul`). Both give the same bits.
 enum DecodeKernel: Sendable {
-    /// Int16 products: 2–3 rows on weights unpacked in registers (`SmallBlockDot.dotRowPair2`), 4–15
-    /// on a row pair decoded into scratch (`MatMul.decodedRows`): tuned for AVX-512.
+    /// Int16 products: 4–15 rows on a row pair decoded into scratch (`MatMul.decodedRows`), 2–3 on
+    /// weights unpacked in registers (`SmallBlockDot.dotRowPair2`): tuned for AVX-512.
     case registers
-    /// Q4_1 rows unpacked to bytes, `vpmaddubsw` products (`SmallBlockDot.ByteRow`): faster on AVX2.
+    /// Q4_1 rows unpacked to bytes, `vpmaddubsw` products (`SmallBlockDot.ByteRow`), other formats
+    /// on weights unpacked in registers (`SmallBlockDot.dotRowPair4`): faster on AVX2.
     case bytes
 
     /// `.bytes` on machines without AVX-512, `.registers` on those with it.
