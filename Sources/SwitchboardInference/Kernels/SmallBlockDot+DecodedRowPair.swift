@@ -1,7 +1,7 @@
 /// Prefill path for 32-value-block weights: a pair of weight rows decoded once per batch slice into
 /// the row-pair form of `dotRowPair` (per block: 32 Int16 even values, both rows; 32 Int16 odd
-/// values, both rows; the scales d₀, d₁ four times over in 64 bytes; Q4_1's minimums m₀, m₁ after all
-/// blocks), then run against every activation row of the slice, 4 at a time. Per block and
+/// values, both rows; 16 Float scales, [d₀ ×8 | d₁ ×8]; Q4_1's minimums m₀, m₁ after all blocks),
+/// then run against every activation row of the slice, 4 at a time. Per block and
 /// activation row that is two `vpmaddwd`, a subtraction, a conversion and one fused multiply-add for
 /// both weight rows; the scale products d·d_a of four rows are one multiply per block.
 ///
@@ -34,8 +34,7 @@ extension SmallBlockDot {
                 let out = UnsafeMutableRawPointer(values + 64 * b)
                 out.storeBytes(of: u.0, as: SIMD32<Int16>.self)
                 out.storeBytes(of: u.1, toByteOffset: 64, as: SIMD32<Int16>.self)
-                let d0 = HalfFloat.load(x0, 0), d1 = HalfFloat.load(x1, 0)
-                UnsafeMutableRawPointer(scales + 16 * b).storeBytes(of: SIMD8(d0, d1, d0, d1, d0, d1, d0, d1), as: SIMD8<Float>.self)
+                UnsafeMutableRawPointer(scales + 16 * b).storeBytes(of: IntegerDot.halves(HalfFloat.load(x0, 0), HalfFloat.load(x1, 0)), as: SIMD16<Float>.self)
                 if C.hasMinimum { minimums[2 * b] = HalfFloat.load(x0, 2); minimums[2 * b + 1] = HalfFloat.load(x1, 2) }
             }
         }
@@ -58,9 +57,8 @@ extension SmallBlockDot {
             return IntegerDot.pairedInt((raw.loadUnaligned(as: SIMD32<Int16>.self), raw.loadUnaligned(fromByteOffset: 64, as: SIMD32<Int16>.self)), a)
         }
 
-        /// [d₀ ×8 | d₁ ×8] of block b.
         @inline(__always)
-        private func scales(_ b: Int) -> SIMD16<Float> { IntegerDot.halves(scales[16 * b], scales[16 * b + 1]) }
+        private func scales(_ b: Int) -> SIMD16<Float> { UnsafeRawPointer(scales + 16 * b).loadUnaligned(as: SIMD16<Float>.self) }
 
         /// Against one activation row: (row 0's result, row 1's result). `minimum`: the codec's
         /// `hasMinimum` (a constant once inlined).
@@ -88,12 +86,14 @@ extension SmallBlockDot {
             assert(!minimum || tables.sums != nil, "the minimum terms need the block-major sums")
             var m0 = SIMD4<Float>(), m1 = SIMD4<Float>()
             // The scale products first, one multiply per block: p[8b + 2r] = d₀·d_a(r), p[8b + 2r + 1]
-            // = d₁·d_a(r). In the loop below each row's scale vector is two broadcast loads, not a
-            // multiply of its own (the multiply pipes are that loop's bottleneck). Computed in the
-            // same loop, LLVM turned the shared product back into one multiply per row.
+            // = d₁·d_a(r). In the loop below each row's scale vector is a two-float load and a
+            // permute instead of a 512-bit multiply of its own (within noise on Zen 4, but off the
+            // pipes the `vpmaddwd` use). Computed in the same loop, LLVM turned the shared product
+            // back into one multiply per row.
             let p = tables.products
             for b in 0..<blocks {
-                let ws = UnsafeRawPointer(scales + 16 * b).loadUnaligned(as: SIMD8<Float>.self)
+                let d0 = scales[16 * b], d1 = scales[16 * b + 8]
+                let ws = SIMD8(d0, d1, d0, d1, d0, d1, d0, d1)
                 let da = UnsafeRawPointer(tables.scales + b * tables.stride + t).loadUnaligned(as: SIMD4<Float>.self)
                 UnsafeMutableRawPointer(p + 8 * b).storeBytes(of: ws * SIMD8(da[0], da[0], da[1], da[1], da[2], da[2], da[3], da[3]), as: SIMD8<Float>.self)
             }
