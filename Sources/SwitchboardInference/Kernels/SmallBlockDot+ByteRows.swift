@@ -17,45 +17,31 @@
 /// accumulation (d_w·d_a fused per block, `hsum_float_8`, then the scalar chain Σ m_w·s_a) is
 /// `vec_dot_q4_1_q8_1`'s. `KernelBatchExactTests` checks every row against the one-row kernel.
 extension SmallBlockDot {
-    /// The activation side of a batched step (at most `lanes` rows), block-major: per block, each
-    /// row's scale d_a and Q8_1 sum s_a (zero past the last row).
-    struct ByteBatch {
-        static let lanes = 16
-        let scales: UnsafeMutablePointer<Float>
-        let sums: UnsafeMutablePointer<Float>
-
-        static func bytes(blocks: Int) -> Int { blocks * lanes * 8 }
-
-        init(_ base: UnsafeMutableRawPointer, _ a: ActivationBuffer, count: Int) {
-            let blocks = a.blocksPerRow, lanes = Self.lanes
-            scales = base.bindMemory(to: Float.self, capacity: 2 * blocks * lanes)
-            sums = scales + blocks * lanes
-            SmallBlockDot.blockMajor(a.scales, blocks: blocks, count: count, stride: lanes, into: scales)
-            SmallBlockDot.blockMajor(a.blockSums, blocks: blocks, count: count, stride: lanes, into: sums)
-        }
-    }
-
     /// One weight row unpacked: per block 32 unsigned bytes (values in order), m, and d·d_a for
     /// every row of the batch (read by broadcast loads, not multiplied per row in the inner loop).
     struct ByteRow {
+        /// Activation rows per batched step at most, and the stride of the block-major tables
+        /// (`TileTables` with `minimumStride: lanes`) and of `products`.
+        static var lanes: Int { 16 }
         let values: UnsafeMutablePointer<UInt8>
         let minimums: UnsafeMutablePointer<Float>
         let products: UnsafeMutablePointer<Float>
         let blocks: Int
 
-        static func bytes(blocks: Int) -> Int { blocks * (32 + 4 + 4 * ByteBatch.lanes) }
+        static func bytes(blocks: Int) -> Int { blocks * (32 + 4 + 4 * lanes) }
 
         init(_ base: UnsafeMutableRawPointer, blocks: Int) {
             values = base.bindMemory(to: UInt8.self, capacity: 32 * blocks)
-            minimums = (base + 32 * blocks).bindMemory(to: Float.self, capacity: blocks * (1 + ByteBatch.lanes))
+            minimums = (base + 32 * blocks).bindMemory(to: Float.self, capacity: blocks * (1 + Self.lanes))
             products = minimums + blocks
             self.blocks = blocks
         }
 
         /// Q4_1 block b: byte j holds value j (low nibble) and value j + 16 (high nibble).
         @inline(__always)
-        func decodeQ4_1(_ row: UnsafeRawPointer, _ batch: ByteBatch) {
-            let lanes = ByteBatch.lanes
+        func decodeQ4_1(_ row: UnsafeRawPointer, _ batch: TileTables) {
+            let lanes = Self.lanes
+            assert(batch.stride == lanes, "the tables are read 16 rows per block")
             for b in 0..<blocks {
                 let block = row + 20 * b
                 let q = block.loadUnaligned(fromByteOffset: 4, as: SIMD16<UInt8>.self)
@@ -73,7 +59,7 @@ extension SmallBlockDot {
         /// minimum terms not yet added.
         @inline(__always)
         func dot4(_ a: ActivationBuffer, first t: Int) -> SIMD4<Float> {
-            let stride = a.columns, lanes = ByteBatch.lanes
+            let stride = a.columns, lanes = Self.lanes
             let x = UnsafeRawPointer(a.bytes + t * stride)
             var acc0 = SIMD8<Float>(), acc1 = SIMD8<Float>(), acc2 = SIMD8<Float>(), acc3 = SIMD8<Float>()
             for b in 0..<blocks {
@@ -93,7 +79,7 @@ extension SmallBlockDot {
         /// Against activation row `t` alone.
         @inline(__always)
         func dot(_ a: ActivationBuffer, row t: Int) -> Float {
-            let x = UnsafeRawPointer(a.bytes + t * a.columns), lanes = ByteBatch.lanes
+            let x = UnsafeRawPointer(a.bytes + t * a.columns), lanes = Self.lanes
             var acc = SIMD8<Float>()
             for b in 0..<blocks {
                 acc.addProduct(SmallBlockDot.bytePairSums(UnsafeRawPointer(values + 32 * b), x + 32 * b), SIMD8(repeating: products[lanes * b + t]))
@@ -103,10 +89,11 @@ extension SmallBlockDot {
 
         /// Σ m_w·s_a in block order (`vec_dot_q4_1_q8_1`'s `summs`), every row of the batch at once.
         @inline(__always)
-        func minimumTerms(_ batch: ByteBatch) -> SIMD16<Float> {
+        func minimumTerms(_ batch: TileTables) -> SIMD16<Float> {
+            guard let sums = batch.sums else { assertionFailure("Q4_1's tables carry the block sums"); return SIMD16() }
             var m = SIMD16<Float>()
             for b in 0..<blocks {
-                m.addProduct(SIMD16(repeating: minimums[b]), UnsafeRawPointer(batch.sums + ByteBatch.lanes * b).loadUnaligned(as: SIMD16<Float>.self))
+                m.addProduct(SIMD16(repeating: minimums[b]), UnsafeRawPointer(sums + Self.lanes * b).loadUnaligned(as: SIMD16<Float>.self))
             }
             return m
         }

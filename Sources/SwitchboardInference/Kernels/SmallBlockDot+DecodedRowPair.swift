@@ -120,20 +120,25 @@ extension SmallBlockDot {
 
 extension SmallBlockDot {
     /// An activation buffer's per-block scales and (for formats with a minimum) block sums,
-    /// block-major for the prefill tiles: `stride` floats per block, the row count rounded up to 4.
-    /// Also room for one tile's scale products (`DecodedRowPair.dot4`'s, 8 per block), so a
-    /// thread's tables serve its tiles one at a time.
+    /// block-major for the batched kernels: `stride` floats per block (zeros past the last row), the
+    /// row count rounded up to 4 and at least `minimumStride` (the byte-row kernel reads 16 rows'
+    /// worth per block). Also room for one tile's scale products (`DecodedRowPair.dot4`'s, 8 per
+    /// block), so a thread's tables serve its tiles one at a time.
     struct TileTables {
         let scales: UnsafePointer<Float>
         let sums: UnsafePointer<Float>?
         let products: UnsafeMutablePointer<Float>
         let stride: Int
 
-        static func bytes(blocks: Int, count: Int, minimum: Bool) -> Int { ((minimum ? 2 : 1) * ((count + 3) & ~3) + 8) * blocks * 4 }
+        static func stride(count: Int, minimumStride: Int) -> Int { max(minimumStride, (count + 3) & ~3) }
+
+        static func bytes(blocks: Int, count: Int, minimum: Bool, minimumStride: Int = 4) -> Int {
+            ((minimum ? 2 : 1) * stride(count: count, minimumStride: minimumStride) + 8) * blocks * 4
+        }
 
         /// Fills `bytes(…)` at `base` from rows `0..<count` of `a`.
-        init(_ base: UnsafeMutableRawPointer, _ a: ActivationBuffer, blocks: Int, count: Int, minimum: Bool) {
-            stride = (count + 3) & ~3
+        init(_ base: UnsafeMutableRawPointer, _ a: ActivationBuffer, blocks: Int, count: Int, minimum: Bool, minimumStride: Int = 4) {
+            stride = Self.stride(count: count, minimumStride: minimumStride)
             let tables = (minimum ? 2 : 1) * blocks * stride
             let table = base.bindMemory(to: Float.self, capacity: tables + 8 * blocks)
             SmallBlockDot.blockMajor(a.scales, blocks: blocks, count: count, stride: stride, into: table)

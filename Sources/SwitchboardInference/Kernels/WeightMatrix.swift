@@ -203,10 +203,12 @@ enum MatMul {
     private static func q4_1Bytes(_ w: WeightMatrix, _ a: ActivationBuffer, count: Int, rows: Range<Int>, out: UnsafeMutablePointer<Float>, outStride: Int) {
         let blocks = w.columns / 32, ahead = w.prefetchRows
         let rowBytes = SmallBlockDot.ByteRow.bytes(blocks: blocks)
-        withUnsafeTemporaryAllocation(byteCount: rowBytes + SmallBlockDot.ByteBatch.bytes(blocks: blocks), alignment: 64) { scratch in
+        let lanes = SmallBlockDot.ByteRow.lanes
+        let tableBytes = SmallBlockDot.TileTables.bytes(blocks: blocks, count: count, minimum: true, minimumStride: lanes)
+        withUnsafeTemporaryAllocation(byteCount: rowBytes + tableBytes, alignment: 64) { scratch in
             guard let base = scratch.baseAddress else { return }
             let row = SmallBlockDot.ByteRow(base, blocks: blocks)
-            let batch = SmallBlockDot.ByteBatch(base + rowBytes, a, count: count)
+            let batch = SmallBlockDot.TileTables(base + rowBytes, a, blocks: blocks, count: count, minimum: true, minimumStride: lanes)
             for r in rows {
                 if r + ahead < w.rows { Prefetch.read(w.row(r + ahead), count: w.rowBytes) }
                 row.decodeQ4_1(w.row(r), batch)
