@@ -55,6 +55,9 @@ public actor MemoryStore {
         public var records: Int
         public var truncatedTailBytes: Int
         public var skippedBytes: Int
+        public init(records: Int, truncatedTailBytes: Int, skippedBytes: Int) {
+            self.records = records; self.truncatedTailBytes = truncatedTailBytes; self.skippedBytes = skippedBytes
+        }
     }
 
     /// The largest text one memory may hold.
