@@ -137,39 +137,33 @@ final class DataTaskBridge: NSObject, URLSessionDataDelegate, Sendable {
         }
     }
 
-    /// Fails everything now and cancels the data task (which closes the connection). The reason is
-    /// recorded under the lock before the task is cancelled, and wins over the error the cancelled task
-    /// then reports (`URLError.cancelled`, or whatever the dying connection produced).
+    /// Fails everything now and closes the data task (`close`: cancelled after a grace, unless it
+    /// completes first). The reason is recorded under the lock, and wins over the error the task then
+    /// reports (`URLError.cancelled`, or whatever the dying connection produced).
     func abort(_ error: ProviderError) {
-        let (task, headWaiter, bodyWaiter, timers, reason) = state.withLock { s in
+        let (task, headWaiter, bodyWaiter, timers, reason, inBody) = state.withLock { s in
             if s.abort == nil { s.abort = error }
-            let taken = (s.task, s.headWaiter, s.bodyWaiter, [s.idleTimer, s.deadlineTimer], s.abort ?? error)
+            let taken = (s.task, s.headWaiter, s.bodyWaiter, [s.idleTimer, s.deadlineTimer], s.abort ?? error, s.head != nil)
             s.headWaiter = nil; s.bodyWaiter = nil; s.idleTimer = nil; s.deadlineTimer = nil
             return taken
         }
         timers.forEach { $0?.cancel() }
         headWaiter?.resume(throwing: reason)
         bodyWaiter?.resume(throwing: reason)
-        if task != nil { close() }
+        guard let task else { return }
+        // Before the head the transfer cannot be completing: cancel at once, so an abandoned request is
+        // not sent late (and never to a port another server has taken since). In the body, close.
+        if inBody { close() } else if !state.withLock({ $0.taskFinished }) { task.cancel() }
     }
 
     /// Cancels the data task `closeGrace` from now, on the timer queue (never on URLSession's delegate
     /// queue, never while it may be completing), unless it has completed by then. Idempotent.
     private func close() {
-        let pending = TimeoutHandle {}
-        let armed = state.withLock { s -> Bool in
-            guard !s.taskFinished, s.closeTimer == nil else { return false }
-            s.closeTimer = pending
-            return true
+        // Arming only enqueues a Dispatch work item (it never calls back at once): safe under the lock.
+        state.withLock { s in
+            guard !s.taskFinished, s.closeTimer == nil else { return }
+            s.closeTimer = TimeoutScheduler.realTime.after(Self.closeGrace) { self.closeNow() }
         }
-        guard armed else { return }
-        let timer = TimeoutScheduler.realTime.after(Self.closeGrace) { self.closeNow() }
-        let stale = state.withLock { s -> Bool in
-            guard !s.taskFinished else { return true }
-            s.closeTimer = timer
-            return false
-        }
-        if stale { timer.cancel() }
     }
 
     private func closeNow() {

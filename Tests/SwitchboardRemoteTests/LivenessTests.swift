@@ -29,11 +29,11 @@ struct LivenessTests {
     }
 
     @Test func oneRealTokenAtAWalkingPaceHitsTheScaledDeadline() async throws {
-        // A token every 500 ms never trips the 1 s no-token timeout; 20 tokens at 10/s plus 1 s make a 3 s
-        // deadline (the old default was 600 s: the drip would have run its full 30 s).
+        // A token every 500 ms never trips the 4 s no-token timeout, even on a busy machine; 20 tokens at
+        // 10/s plus 1 s make a 3 s deadline (the old default was 600 s: the drip would have run its full 30 s).
         let server = try LoopbackHTTPServer([HostileStreamTests.drip(Self.delta("word "), count: 60, milliseconds: 500)])
         defer { server.stop() }
-        let error = await failure(of: openAI(server, settings: Self.slow()).generate(providerRequest(maxTokens: 20)))
+        let error = await failure(of: openAI(server, settings: Self.slow(tokenTimeout: .seconds(4))).generate(providerRequest(maxTokens: 20)))
         #expect(error == .callTimeout(.seconds(3)))
         #expect(await server.waitUntil { $0.clientClosures == 1 }, "the connection was closed")
     }
@@ -65,13 +65,14 @@ struct LivenessTests {
             sseData(#"{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"\#($0)"}}]}}]}"#)
         }
         let end = [sseData(#"{"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}"#), "data: [DONE]\n\n"]
-        // 400 ms apart, 2.8 s in all: longer than the 1 s no-token timeout, so only the fragments' progress keeps it.
-        let server = try LoopbackHTTPServer([.sse([start] + pieces + end, pauseMilliseconds: 400)])
+        // 1 s apart, 8 s in all: longer than the 5 s no-token timeout, so only the fragments' progress keeps it.
+        let server = try LoopbackHTTPServer([.sse([start] + pieces + end, pauseMilliseconds: 1000)])
         defer { server.stop() }
         let tool = ToolDefinition(name: "lookup", description: "Looks up", parameters: .object([.init("q", .string())]))
         var request = providerRequest(maxTokens: 100)
         request.request.tools = [tool]
-        let result = try await collect(openAI(server, settings: Self.slow(rate: 1, allowance: .seconds(30))).generate(request))
+        let settings = Self.slow(tokenTimeout: .seconds(5), rate: 1, allowance: .seconds(30))
+        let result = try await collect(openAI(server, settings: settings).generate(request))
         #expect(result.toolCalls.map(\.name) == ["lookup"])
         #expect(result.toolCalls.first?.arguments == #"{"q":"abcd"}"#)
     }

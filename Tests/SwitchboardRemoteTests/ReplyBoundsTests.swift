@@ -11,6 +11,13 @@ import SwitchboardTestKit
 struct ReplyBoundsTests {
     static let done = [sseData(#"{"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}"#), "data: [DONE]\n\n"]
 
+    /// A client that may buffer a whole reply: what these tests check is the budget and the caps, not a
+    /// consumer slowed by a busy machine falling behind the transport's default 4 MiB buffer.
+    static func roomyClient(_ server: LoopbackHTTPServer, settings: RemoteProviderSettings = roomy()) -> OpenAICompatibleProvider {
+        OpenAICompatibleProvider(.init(baseURL: server.baseURL.appendingPathComponent("v1"), model: "gemma", settings: settings),
+                                 transport: URLSessionTransport(maxBufferedBytes: 64 << 20, maxResponseBytes: 64 << 20))
+    }
+
     static func roomy(maxResponseBytes: Int = 32 << 20, streaming: Bool = true) -> RemoteProviderSettings {
         RemoteProviderSettings(maxContextTokens: 4096, supportsStructuredOutput: true, streaming: streaming,
                                requestTimeout: .seconds(20), idleTimeout: .seconds(20), tokenTimeout: .seconds(30),
@@ -21,18 +28,17 @@ struct ReplyBoundsTests {
         let pieces = (0..<206).map { LivenessTests.delta(String(UnicodeScalar(UInt8(97 + $0 % 26)))) }
         let server = try LoopbackHTTPServer([.sse(pieces + Self.done)])
         defer { server.stop() }
-        let result = try await collect(openAI(server, settings: Self.roomy()).generate(providerRequest(maxTokens: 8)))
+        let result = try await collect(Self.roomyClient(server).generate(providerRequest(maxTokens: 8)))
         #expect(result.text == "abcdefgh")
         #expect(result.finish == .length)
     }
 
     @Test func megabytePiecesAreCutToTheCharacterBudget() async throws {
         let piece = LivenessTests.delta(String(repeating: "m", count: 512 << 10))
-        // Paced (60 × 100 ms): a debug build on a busy machine keeps up, and the server is still sending
-        // when the client closes, so the closure is seen.
+        // Paced (60 × 100 ms): the server is still sending when the client closes, so the closure is seen.
         let server = try LoopbackHTTPServer([.sse(Array(repeating: piece, count: 60) + Self.done, pauseMilliseconds: 100)])
         defer { server.stop() }
-        let result = try await collect(openAI(server, settings: Self.roomy()).generate(providerRequest(maxTokens: 8)))
+        let result = try await collect(Self.roomyClient(server).generate(providerRequest(maxTokens: 8)))
         #expect(result.text.count == 8 * OutputBudget.scalarsPerToken)
         #expect(result.finish == .length)
         #expect(await server.waitUntil { $0.clientClosures == 1 }, "the rest of the 30 MB was not read")
@@ -43,7 +49,7 @@ struct ReplyBoundsTests {
         let body = #"{"choices":[{"index":0,"message":{"role":"assistant","content":"\#(text)"},"finish_reason":"stop"}]}"#
         let server = try LoopbackHTTPServer([.json(200, body)])
         defer { server.stop() }
-        let result = try await collect(openAI(server, settings: Self.roomy(streaming: false)).generate(providerRequest(maxTokens: 8)))
+        let result = try await collect(Self.roomyClient(server, settings: Self.roomy(streaming: false)).generate(providerRequest(maxTokens: 8)))
         #expect(result.text.count == 128 && result.finish == .length)
     }
 
@@ -52,7 +58,7 @@ struct ReplyBoundsTests {
         let finish = sseData(#"{"choices":[{"index":0,"delta":{},"finish_reason":"length"}],"usage":{"prompt_tokens":5,"completion_tokens":8}}"#)
         let server = try LoopbackHTTPServer([.sse(pieces + [finish, "data: [DONE]\n\n"])])
         defer { server.stop() }
-        let result = try await collect(openAI(server, settings: Self.roomy()).generate(providerRequest(maxTokens: 8)))
+        let result = try await collect(Self.roomyClient(server).generate(providerRequest(maxTokens: 8)))
         #expect(result.text == String(repeating: "ok ", count: 8))
         #expect(result.finish == .length && result.usage == TokenUsage(promptTokens: 5, completionTokens: 8))
     }
@@ -66,21 +72,23 @@ struct ReplyBoundsTests {
         defer { server.stop() }
         let schema = GenerationSchema.object([.init("city", .string())])
         let request = providerRequest(output: .schema(schema), maxTokens: 1_000_000)
-        let error = await failure(of: openAI(server, settings: Self.roomy()).generate(request))
+        let error = await failure(of: Self.roomyClient(server).generate(request))
         #expect(error == .responseTooLarge(what: "the structured reply", limit: StructuredReplyCheck.maxHeldBytes))
     }
 
     @Test func fifteenMegabytesOfEmptyObjectsCostMillisecondsNotSeconds() async throws {
         let body = "[" + String(repeating: "{},", count: 5 << 20) + "{}]"
-        let server = try LoopbackHTTPServer([.json(200, body)])
-        defer { server.stop() }
+        // The parse alone, timed: the value cap ends it after 262,144 values (~1 MB read); Foundation's
+        // decoder took 18–24 s (release) for the whole document. Generous for a debug build on a busy machine.
         let clock = ContinuousClock()
         let start = clock.now
-        let error = await failure(of: openAI(server, settings: Self.roomy(streaming: false)).generate(providerRequest()))
-        // The value cap ends the parse after 262,144 values (~1 MB); Foundation's decoder took 18–24 s
-        // (release) for the whole document. The bound is generous for a debug build on a busy machine.
+        #expect(throws: JSONParseError.tooManyValues(limit: JSONLimits.reply.maxValues)) { try JSONValue.decode(Data(body.utf8)) }
+        #expect(clock.now - start < .seconds(5))
+        // And through a provider: a typed, retryable failure.
+        let server = try LoopbackHTTPServer([.json(200, body)])
+        defer { server.stop() }
+        let error = await failure(of: Self.roomyClient(server, settings: Self.roomy(streaming: false)).generate(providerRequest()))
         #expect(error == .malformedResponse("the reply is not valid JSON"))
-        #expect(clock.now - start < .seconds(10))
     }
 
     @Test func theParserRefusesTooManyValuesAndTooDeepNesting() throws {

@@ -12,7 +12,7 @@ import SwitchboardTestKit
 /// transfer may be completing (see `DataTaskBridge.close`); a crash here kills the test process.
 @Suite("Wide events never crash URLSession")
 struct WideEventStreamTests {
-    static let rounds = 25
+    static let rounds = 10
 
     static func wideEvents(count: Int = 40, bytes: Int = 1 << 20) -> LoopbackReply {
         let filler = String(repeating: "w", count: bytes)
