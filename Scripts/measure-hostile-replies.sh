@@ -29,7 +29,8 @@ for shape in $shapes; do
     rss=$(awk -F: '/Maximum resident set size/ {print int($2 / 1024)}' "$out")
     wall=$(awk '/Elapsed \(wall clock\)/ {print $NF}' "$out")
     cpu=$(awk -F: '/User time|System time/ {sum += $2} END {printf "%.2f", sum}' "$out")
-    outcome=$(grep -o '\[openai-compatible failed ([^]]*\]\|\[[a-z0-9-]* · privacy[^]]*\]\|all providers failed.*' "$out" | tr '\n' ' ' | cut -c1-220)
+    pattern='\[openai-compatible failed ([^]]*\]\|\[[a-z0-9-]* · privacy[^]]*\]\|all providers failed.*'
+    outcome=$(grep -o "$pattern" "$out" | tr '\n' ' ' | cut -c1-220)
     printf "%-15s %10s %8s %8s  %s (stdout %s bytes)\n" "$shape" "$rss" "$wall" "$cpu" "$outcome" "$(wc -c <"$out.stdout")"
     sed 's/^/                 server /' "$attempts"
     rm -f "$out" "$out.stdout" "$attempts"

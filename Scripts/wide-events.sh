@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Runs the wide-event case (forty 1 MB events, see Tests/SwitchboardRemoteTests/WideEventStreamTests.swift)
-# ROUNDS times in all, 10 per test process, and counts the processes that crashed. Each process is separate
+# ROUNDS times in all, 25 per test process, and counts the processes that crashed. Each process is separate
 # so a URLSession crash ("behaviour for a task that in not in the registry") shows as a failed run instead
 # of ending the loop. Usage: Scripts/wide-events.sh [ROUNDS] (default 200). Builds the tests first (debug).
 set -u
 cd "$(dirname "$0")/.."
 rounds=${1:-200}
-runs=$(( (rounds + 9) / 10 ))
+runs=$(( (rounds + 24) / 25 ))
 swift build --build-tests >/dev/null || exit 1
 crashes=0; failures=0
 for i in $(seq 1 "$runs"); do
@@ -16,5 +16,5 @@ for i in $(seq 1 "$runs"); do
     elif ! grep -q "Test run with 1 test in 1 suite passed" "$log"; then failures=$((failures + 1)); tail -5 "$log"; fi
     rm -f "$log"
 done
-echo "wide-event rounds: $((runs * 10)) in $runs processes; crashed processes: $crashes; other failures: $failures"
+echo "wide-event rounds: $((runs * 25)) in $runs processes; crashed processes: $crashes; other failures: $failures"
 [ "$crashes" -eq 0 ] && [ "$failures" -eq 0 ]

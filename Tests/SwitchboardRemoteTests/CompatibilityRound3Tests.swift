@@ -41,7 +41,8 @@ struct CompatibilityRound3Tests {
     }
 
     @Test func aStreamWithOnlyAnUnrequestedToolCallIsAnEmptyAnswerAndTheRuntimeFallsBack() async throws {
-        let call = sseData(#"{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"c","function":{"name":"rm","arguments":"{}"}}]},"finish_reason":"tool_calls"}]}"#)
+        let call = sseData(#"{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"c","function":{"name":"rm","arguments":"{}"}}]},"#
+                           + #""finish_reason":"tool_calls"}]}"#)
         let reply = LoopbackReply.sse([call, "data: [DONE]\n\n"])
         let server = try LoopbackHTTPServer(maxConnections: 4) { _ in reply }
         defer { server.stop() }
@@ -60,9 +61,12 @@ struct CompatibilityRound3Tests {
     }
 
     @Test(arguments: [
-        #"{"error":{"code":400,"message":"the request exceeds the available context size","type":"exceed_context_size_error","n_prompt_tokens":21,"n_ctx":9223372036854775807}}"#,
-        #"{"error":{"message":"This model's maximum context length is 999999999999 tokens. However, you requested 21 tokens","code":"context_length_exceeded"}}"#,
-        #"{"error":{"message":"This model's maximum context length is 9223372036854775807999 tokens, you requested 21","code":"context_length_exceeded"}}"#,
+        #"{"error":{"code":400,"message":"the request exceeds the available context size","type":"exceed_context_size_error","#
+            + #""n_prompt_tokens":21,"n_ctx":9223372036854775807}}"#,
+        #"{"error":{"message":"This model's maximum context length is 999999999999 tokens. However, you requested 21 tokens","#
+            + #""code":"context_length_exceeded"}}"#,
+        #"{"error":{"message":"This model's maximum context length is 9223372036854775807999 tokens, you requested 21","#
+            + #""code":"context_length_exceeded"}}"#,
     ])
     func anAbsurdContextLimitClaimIsParsedAndClamped(_ body: String) async throws {
         let server = try LoopbackHTTPServer([.json(400, body)])

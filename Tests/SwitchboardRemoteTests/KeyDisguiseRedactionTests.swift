@@ -50,7 +50,8 @@ struct KeyDisguiseRedactionTests {
     }
 
     @Test func anErrorEchoingTheKeyCaseFlippedIsNotPrinted() async throws {
-        let body = #"{"error":{"message":"Incorrect API key provided: \#(Self.swapCase(Self.secret)) (hex \#(Self.hex.uppercased()))","type":"invalid_request_error"}}"#
+        let echo = "\(Self.swapCase(Self.secret)) (hex \(Self.hex.uppercased()))"
+        let body = #"{"error":{"message":"Incorrect API key provided: \#(echo)","type":"invalid_request_error"}}"#
         let server = try LoopbackHTTPServer([.json(401, body)])
         defer { server.stop() }
         let log = LogSink()
