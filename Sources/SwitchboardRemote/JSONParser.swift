@@ -2,7 +2,7 @@ import Foundation
 
 /// How much JSON work one document may cost. Everything a server sends is parsed under these limits:
 /// Foundation's `JSONDecoder`, driven through `JSONValue`'s `Codable` conformance, threw and caught
-/// five errors per value while it guessed each value's type, so a 15 MB reply of `[{},{},…]` took
+/// up to five errors per value while it guessed each value's type, so a 15 MB reply of `[{},{},…]` took
 /// 18–24 s of CPU; and every value it built cost memory without bound.
 public struct JSONLimits: Sendable, Hashable {
     /// Arrays and objects nested inside each other.

@@ -72,11 +72,11 @@ struct KeyDisguiseRedactionTests {
         let key = try #require(APIKey(Self.secret))
         var random = SeededRandom(seed: 24)
         let alphabet = Array("abcdefghijklmnopqrstuvwxyz0123456789 -._\u{200B}")
-        let text = String((0..<(2 << 20)).map { _ in alphabet[Int(random.next() % UInt64(alphabet.count))] })
+        let text = String((0..<(1 << 20)).map { _ in alphabet[Int(random.next() % UInt64(alphabet.count))] })
         let clock = ContinuousClock()
         let start = clock.now
         let scrubbed = key.scrub(text + " " + Self.hex + " " + text)
-        // Two 2-million-character texts: a debug build scrubs them in about a second; a quadratic pass never would.
+        // Two million-character texts: seconds for a debug build on a busy machine; a quadratic pass never ends.
         #expect(clock.now - start < .seconds(30))
         #expect(scrubbed.contains("(redacted)") && !scrubbed.contains(Self.hex))
     }

@@ -9,7 +9,7 @@ import SwitchboardCore
 /// that every iteration ran and that the typed errors are the only outcome besides success.
 @Suite("Fuzz: server bytes never trap a decoder")
 struct RemoteFuzzTests {
-    static let iterations = 4_000
+    static let iterations = 3_000
     static let seed: UInt64 = 0x5EED_0024
 
     static let keys = ["choices", "delta", "content", "message", "usage", "prompt_tokens", "completion_tokens", "tool_calls",
