@@ -9,7 +9,8 @@ import SwitchboardRemote
 ///     --openai-key-env VAR      read the API key from this environment variable (default: none)
 ///     --openai-context N        the server's context length in tokens (default: 2048)
 ///     --openai-timeout SECONDS  request, idle and no-new-token timeout (default: 120)
-///     --openai-deadline SECONDS the whole request, however busy the stream (default: 600)
+///     --openai-deadline SECONDS the longest call, however busy the stream (default: 600); each call's own
+///                               deadline is 15 s + max-tokens / 5 per second when that is shorter
 ///     --openai-no-stream-usage  do not send stream_options.include_usage (for servers that reject it)
 ///     --openai-json-object      request JSON as {"type":"json_object","schema":...} (llama-cpp-python)
 ///     --openai-price IN,OUT     US dollars per million input and output tokens (default: free)
@@ -21,7 +22,7 @@ struct RemoteOptions {
           --openai-key-env VAR     environment variable holding its API key (default: none)
           --openai-context N       its context length in tokens (default: 2048)
           --openai-timeout SECONDS request, idle and no-new-token timeout (default: 120)
-          --openai-deadline SECONDS whole-request deadline (default: 600)
+          --openai-deadline SECONDS longest call (default: 600; a call gets 15 s + max-tokens / 5 per second if shorter)
           --openai-no-stream-usage do not ask for usage in streams
           --openai-json-object     use {"type":"json_object","schema":...} for JSON output (llama-cpp-python)
           --openai-price IN,OUT    dollars per million input,output tokens (default: 0,0)

@@ -79,8 +79,8 @@ struct APIErrorMapper: Sendable {
             requested = Self.number(after: "resulted in", in: lower) ?? Self.number(after: "you requested", in: lower)
                 ?? Self.number(after: "requested tokens", in: lower)
             if let json = try? JSONValue.decode(body) { // llama.cpp server reports both numbers
-                limit = json["error"]?["n_ctx"]?.intValue ?? limit
-                requested = json["error"]?["n_prompt_tokens"]?.intValue ?? requested
+                if let claimed = json["error"]?["n_ctx"], claimed != .null { limit = ReportedUsage.count(claimed) }
+                if let claimed = json["error"]?["n_prompt_tokens"], claimed != .null { requested = ReportedUsage.count(claimed) }
             }
         case .anthropic:
             recognized = lower.contains("prompt is too long") || lower.contains("exceed context limit")
@@ -92,7 +92,10 @@ struct APIErrorMapper: Sendable {
             requested = Self.number(after: "input token count", in: lower)
         }
         guard recognized else { return nil }
-        return .contextLengthExceeded(limit: limit ?? contextLimit, requested: requested ?? requestedTokens)
+        // The numbers are the server's claims: clamped (a limit of 999999999999 or Int.max is 2^30), so
+        // whoever compares or adds them downstream cannot overflow.
+        return .contextLengthExceeded(limit: ReportedUsage.clamp(limit ?? contextLimit),
+                                      requested: ReportedUsage.clamp(requested ?? requestedTokens))
     }
 
     /// The first integer within 24 characters after `phrase`.
@@ -100,7 +103,9 @@ struct APIErrorMapper: Sendable {
         guard let range = text.range(of: phrase) else { return nil }
         let window = text[range.upperBound...].prefix(24)
         guard let start = window.firstIndex(where: \.isASCIIDigit) else { return nil }
-        return Int(window[start...].prefix(while: \.isASCIIDigit).prefix(12))
+        let digits = window[start...].prefix(while: \.isASCIIDigit)
+        // More digits than any count holds: the largest count (clamped by the caller), not a prefix of it.
+        return digits.count > 12 ? .max : Int(digits)
     }
 }
 

@@ -42,9 +42,7 @@ struct AnthropicWireFormat: RemoteWireFormat {
         guard let content = json["content"]?.arrayValue else { throw ProviderError.malformedResponse("the reply has no content") }
         // A forced answer tool's input is the JSON document; otherwise the text blocks are the answer.
         let (text, calls) = try Self.reply(content, maxToolArgumentBytes: maxToolArgumentBytes)
-        let usage = json["usage"].map {
-            TokenUsage(promptTokens: $0["input_tokens"]?.intValue ?? 0, completionTokens: $0["output_tokens"]?.intValue ?? 0)
-        }
+        let usage = json["usage"].map { ReportedUsage.usage(prompt: $0["input_tokens"], completion: [$0["output_tokens"]]) }
         let finish = try AnthropicStreamDecoder.finishReason(json["stop_reason"]?.stringValue)
         return RemoteReply(text: text, finish: ToolCallAssembler.finish(finish, calls: calls), usage: usage, toolCalls: calls)
     }
@@ -73,8 +71,8 @@ struct AnthropicStreamDecoder: RemoteStreamDecoder {
         switch json["type"]?.stringValue ?? event.type {
         case "message_start":
             let usage = json["message"]?["usage"]
-            inputTokens = usage?["input_tokens"]?.intValue ?? inputTokens
-            outputTokens = usage?["output_tokens"]?.intValue ?? outputTokens
+            inputTokens = Self.count(usage?["input_tokens"]) ?? inputTokens
+            outputTokens = Self.count(usage?["output_tokens"]) ?? outputTokens
         case "content_block_delta":
             switch json["delta"]?["type"]?.stringValue {
             case "text_delta": if let text = json["delta"]?["text"]?.stringValue { return [text] }
@@ -87,8 +85,8 @@ struct AnthropicStreamDecoder: RemoteStreamDecoder {
             try startBlock(json)
         case "message_delta":
             if let reason = json["delta"]?["stop_reason"]?.stringValue { finish = try Self.finishReason(reason) }
-            inputTokens = json["usage"]?["input_tokens"]?.intValue ?? inputTokens
-            outputTokens = json["usage"]?["output_tokens"]?.intValue ?? outputTokens
+            inputTokens = Self.count(json["usage"]?["input_tokens"]) ?? inputTokens
+            outputTokens = Self.count(json["usage"]?["output_tokens"]) ?? outputTokens
         case "message_stop":
             isDone = true
         case "error":
@@ -105,6 +103,9 @@ struct AnthropicStreamDecoder: RemoteStreamDecoder {
             ? TokenUsage(promptTokens: inputTokens ?? 0, completionTokens: outputTokens ?? 0) : nil
         return (finish ?? .stop, usage)
     }
+
+    /// A reported count, clamped; nil when the field is absent.
+    static func count(_ value: JSONValue?) -> Int? { value == nil || value == .null ? nil : ReportedUsage.count(value) }
 
     static func finishReason(_ reason: String?) throws -> FinishReason {
         switch reason {

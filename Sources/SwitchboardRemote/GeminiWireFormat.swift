@@ -70,7 +70,7 @@ struct GeminiStreamDecoder: RemoteStreamDecoder {
     }
 
     mutating func absorb(_ json: JSONValue, body: Data, errors: APIErrorMapper) throws -> [String] {
-        if let error = json["error"] {
+        if let error = json["error"], error != .null {
             let status = error["code"]?.intValue.flatMap { (400...599).contains($0) ? $0 : nil } ?? 500
             throw errors.map(status: status, headers: [:], body: body)
         }
@@ -78,9 +78,8 @@ struct GeminiStreamDecoder: RemoteStreamDecoder {
             throw ProviderError.contentPolicy("the prompt was blocked (\(blocked))")
         }
         if let metadata = json["usageMetadata"] {
-            usage = TokenUsage(promptTokens: metadata["promptTokenCount"]?.intValue ?? 0,
-                               completionTokens: (metadata["candidatesTokenCount"]?.intValue ?? 0)
-                                   + (metadata["thoughtsTokenCount"]?.intValue ?? 0))
+            usage = ReportedUsage.usage(prompt: metadata["promptTokenCount"],
+                                        completion: [metadata["candidatesTokenCount"], metadata["thoughtsTokenCount"]])
         }
         guard let candidate = json["candidates"]?[0] else { return [] }
         let parts = (candidate["content"]?["parts"]?.arrayValue ?? []).filter { $0["thought"] != .bool(true) }

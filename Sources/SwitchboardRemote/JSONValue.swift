@@ -69,7 +69,9 @@ public enum JSONValue: Sendable, Hashable, Codable, ExpressibleByDictionaryLiter
         return try encoder.encode(self)
     }
 
-    public static func decode(_ data: Data) throws -> JSONValue {
-        try JSONDecoder().decode(JSONValue.self, from: data)
+    /// Parses one document in a single bounded pass (`JSONLimits.reply` unless told otherwise); throws
+    /// `JSONParseError`. (`Codable` decoding stays for values embedded in other types.)
+    public static func decode(_ data: Data, limits: JSONLimits = .reply) throws -> JSONValue {
+        try JSONParser.parse(data, limits: limits)
     }
 }

@@ -56,7 +56,8 @@ struct OpenAIWireFormat: RemoteWireFormat {
 
     func decodeReply(_ body: Data, errors: APIErrorMapper, maxToolArgumentBytes: Int) throws -> RemoteReply {
         guard let json = try? JSONValue.decode(body) else { throw ProviderError.malformedResponse("the reply is not valid JSON") }
-        if json["error"] != nil { throw errors.map(status: json["error"]?["code"]?.intValue ?? 500, headers: [:], body: body) }
+        // `"error": null` is a field some servers always send; only an actual error object is one.
+        if let error = json["error"], error != .null { throw errors.map(status: Self.status(error), headers: [:], body: body) }
         guard let choice = json["choices"]?[0], let message = choice["message"] else {
             throw ProviderError.malformedResponse("the reply has no choices[0].message")
         }
@@ -64,6 +65,11 @@ struct OpenAIWireFormat: RemoteWireFormat {
         let calls = try Self.toolCalls(message, maxArgumentBytes: maxToolArgumentBytes)
         return RemoteReply(text: message["content"]?.stringValue ?? "", finish: ToolCallAssembler.finish(finish, calls: calls),
                            usage: OpenAIStreamDecoder.usage(json["usage"]), toolCalls: calls)
+    }
+
+    /// The HTTP status an error object stands for: its numeric `code` when that is one, else 500.
+    static func status(_ error: JSONValue) -> Int {
+        error["code"]?.intValue.flatMap { (400...599).contains($0) ? $0 : nil } ?? 500
     }
 
     func makeDecoder(maxToolArgumentBytes: Int) -> OpenAIStreamDecoder { OpenAIStreamDecoder(maxToolArgumentBytes: maxToolArgumentBytes) }
@@ -84,9 +90,8 @@ struct OpenAIStreamDecoder: RemoteStreamDecoder {
     mutating func decode(_ event: SSEEvent, errors: APIErrorMapper) throws -> [String] {
         if event.data.trimmingCharacters(in: .whitespaces) == "[DONE]" { isDone = true; return [] }
         let json = try Self.json(event)
-        if let error = json["error"] {
-            let status = error["code"]?.intValue.flatMap { (400...599).contains($0) ? $0 : nil } ?? 500
-            throw errors.map(status: status, headers: [:], body: Data(event.data.utf8))
+        if let error = json["error"], error != .null {
+            throw errors.map(status: OpenAIWireFormat.status(error), headers: [:], body: Data(event.data.utf8))
         }
         if let reported = Self.usage(json["usage"]) { usage = reported }
         var pieces: [String] = []
@@ -114,7 +119,6 @@ struct OpenAIStreamDecoder: RemoteStreamDecoder {
 
     static func usage(_ value: JSONValue?) -> TokenUsage? {
         guard let value, value.objectValue != nil else { return nil }
-        return TokenUsage(promptTokens: value["prompt_tokens"]?.intValue ?? 0,
-                          completionTokens: value["completion_tokens"]?.intValue ?? 0)
+        return ReportedUsage.usage(prompt: value["prompt_tokens"], completion: [value["completion_tokens"]])
     }
 }

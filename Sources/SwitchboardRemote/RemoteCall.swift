@@ -28,10 +28,9 @@ struct RemoteCall<Wire: RemoteWireFormat>: Sendable {
         defer { watchdog.finish() }
         var key: APIKey?
         var reservation: UsageReservation?
-        var pieces = 0
         let promptTokens = Self.estimatedPromptTokens(request)
         do {
-            var check = try StructuredReplyCheck(request.request.output, prefix: request.request.answerPrefix)
+            var reply = ReplyIntake(request.request, check: try StructuredReplyCheck(request.request.output, prefix: request.request.answerPrefix))
             key = try await resolveKey()
             let worstCase = settings.pricing.cost(of: TokenUsage(promptTokens: promptTokens, completionTokens: request.request.maxTokens))
             reservation = try await settings.ledger.reserve(provider: id, estimatedCostUSD: worstCase, budgetUSD: settings.budgetUSD)
@@ -42,24 +41,34 @@ struct RemoteCall<Wire: RemoteWireFormat>: Sendable {
             let errors = APIErrorMapper(dialect: wire.dialect, model: model, key: key, now: settings.now(),
                                         contextLimit: settings.maxContextTokens, requestedTokens: promptTokens.saturatingAdd(request.request.maxTokens),
                                         maxMessageLength: settings.maxErrorMessageLength)
-            func receive(_ piece: String) {
-                watchdog.progress()
-                pieces += 1
-                if !check.hold(piece) { continuation.yield(.token(piece)) }
+            /// Admits one piece under the output budget; true when something was cut (stop reading).
+            func receive(_ piece: String) throws -> Bool {
+                let (admitted, cut) = reply.budget.admit(piece)
+                if !admitted.isEmpty {
+                    // Only new visible text is progress: whitespace, zero-width characters and tool calls
+                    // nobody asked for cannot keep a call alive.
+                    if OutputBudget.isVisible(admitted) { watchdog.progress(); reply.visible = true }
+                    if try !reply.check.hold(admitted) { continuation.yield(.token(String(admitted))) }
+                }
+                return cut
             }
-            watchdog.begin(tokenTimeout: settings.tokenTimeout, totalTimeout: settings.totalTimeout)
-            let ending = settings.streaming
-                ? try await streamed(http, errors: errors, watchdog: watchdog, emit: receive)
+            watchdog.begin(tokenTimeout: settings.tokenTimeout, totalTimeout: settings.callDeadline(maxTokens: request.request.maxTokens))
+            var ending = settings.streaming
+                ? try await streamed(http, errors: errors, watchdog: watchdog, toolsRequested: reply.toolsRequested, emit: receive)
                 : try await whole(http, errors: errors, emit: receive)
-            let (finish, usage) = (ending.finish, ending.usage)
+            // Calls of tools the request did not offer are not part of any answer.
+            if !reply.toolsRequested { ending.toolCalls = [] }
+            let usage = ending.usage
+            let finish = ending.finish
             // Without reported usage, bill the estimate: budgets must not be bypassed by a quiet server.
             let toolTokens = ending.toolCalls.reduce(0) { $0.saturatingAdd($1.arguments.utf8.count / 4 + 1) }
-            let billed = usage ?? TokenUsage(promptTokens: promptTokens, completionTokens: pieces.saturatingAdd(toolTokens))
+            let billed = usage ?? TokenUsage(promptTokens: promptTokens, completionTokens: reply.budget.pieces.saturatingAdd(toolTokens))
             let cost = settings.pricing.cost(of: billed)
-            // An invalid structured reply still cost its tokens: billed, then thrown.
+            // An invalid structured reply, or an empty one, still cost its tokens: billed, then thrown.
             var validated: [String] = []
             var rejection: ProviderError?
-            do { validated = try check.release(maxMessageLength: settings.maxErrorMessageLength) } catch { rejection = error }
+            do { validated = try reply.check.release(maxMessageLength: settings.maxErrorMessageLength) } catch { rejection = error }
+            if rejection == nil, let empty = reply.emptiness(calls: ending.toolCalls) { rejection = empty }
             await settings.ledger.commit(reservation, record: UsageRecord(provider: id, model: model, usage: usage, costUSD: cost,
                                                                           error: rejection?.description))
             reservation = nil
@@ -84,8 +93,8 @@ struct RemoteCall<Wire: RemoteWireFormat>: Sendable {
         }
     }
 
-    private func streamed(_ http: HTTPRequest, errors: APIErrorMapper, watchdog: CallWatchdog,
-                          emit: (String) -> Void) async throws -> Ending {
+    private func streamed(_ http: HTTPRequest, errors: APIErrorMapper, watchdog: CallWatchdog, toolsRequested: Bool,
+                          emit: (String) throws -> Bool) async throws -> Ending {
         let response = try await transport.stream(http)
         watchdog.progress()  // the body begins: from now on a token must come every tokenTimeout
         settings.log?("\(id): \(http.method) \(Self.loggable(http.url)) → \(response.status)")
@@ -97,8 +106,7 @@ struct RemoteCall<Wire: RemoteWireFormat>: Sendable {
             // A server that ignored `stream: true` answered with one JSON document.
             let reply = try wire.decodeReply(try await response.collectBody(limit: min(16 << 20, settings.maxResponseBytes)), errors: errors,
                                              maxToolArgumentBytes: settings.maxToolArgumentBytes)
-            if !reply.text.isEmpty { emit(reply.text) }
-            return Ending(finish: reply.finish, usage: reply.usage, toolCalls: reply.toolCalls)
+            return try Self.whole(reply, emit: emit)
         }
         var parser = SSEParser(maxLineBytes: settings.maxLineBytes)
         var decoder = wire.makeDecoder(maxToolArgumentBytes: settings.maxToolArgumentBytes)
@@ -111,9 +119,13 @@ struct RemoteCall<Wire: RemoteWireFormat>: Sendable {
             }
             for event in try parser.feed(chunk) {
                 let toolBytes = decoder.toolBytesReceived
-                for piece in try decoder.decode(event, errors: errors) where !piece.isEmpty { emit(piece) }
-                // A long tool call streams arguments, not text: that is progress too.
-                if decoder.toolBytesReceived > toolBytes { watchdog.progress() }
+                for piece in try decoder.decode(event, errors: errors) where !piece.isEmpty {
+                    // `maxTokens` reached: stop reading (leaving the loop closes the connection). The
+                    // reply so far is the answer, cut where an honest server would have stopped.
+                    if try emit(piece) { return Ending(finish: .length, usage: nil, toolCalls: []) }
+                }
+                // A long tool call streams arguments, not text: progress, when the request offered tools.
+                if toolsRequested, decoder.toolBytesReceived > toolBytes { watchdog.progress() }
                 if decoder.isDone { break reading }
             }
         }
@@ -124,15 +136,20 @@ struct RemoteCall<Wire: RemoteWireFormat>: Sendable {
         return Ending(finish: ToolCallAssembler.finish(finish, calls: calls), usage: usage, toolCalls: calls)
     }
 
-    private func whole(_ http: HTTPRequest, errors: APIErrorMapper, emit: (String) -> Void) async throws -> Ending {
+    private func whole(_ http: HTTPRequest, errors: APIErrorMapper, emit: (String) throws -> Bool) async throws -> Ending {
         let response = try await transport.send(http)
         settings.log?("\(id): \(http.method) \(Self.loggable(http.url)) → \(response.status)")
         guard (200..<300).contains(response.status) else {
             throw errors.map(status: response.status, headers: response.headers, body: response.body)
         }
-        let reply = try wire.decodeReply(response.body, errors: errors, maxToolArgumentBytes: settings.maxToolArgumentBytes)
-        if !reply.text.isEmpty { emit(reply.text) }
-        return Ending(finish: reply.finish, usage: reply.usage, toolCalls: reply.toolCalls)
+        return try Self.whole(try wire.decodeReply(response.body, errors: errors, maxToolArgumentBytes: settings.maxToolArgumentBytes),
+                              emit: emit)
+    }
+
+    /// A whole reply's text goes through the same budget as streamed pieces: past it, cut, `.length`.
+    private static func whole(_ reply: RemoteReply, emit: (String) throws -> Bool) throws -> Ending {
+        let cut = try emit(reply.text)
+        return Ending(finish: cut ? .length : reply.finish, usage: reply.usage, toolCalls: reply.toolCalls)
     }
 
     /// How a reply ended: the reason, the usage reported, the tool calls assembled.

@@ -25,9 +25,16 @@ public struct RemoteProviderSettings: Sendable {
     /// Longest wait for the next token once a streaming body has begun, however many bytes come
     /// meanwhile (keep-alive comments, empty deltas, one endless line): `ProviderError.tokenTimeout`.
     public var tokenTimeout: Duration
-    /// The whole call, head and body, streaming or not: `ProviderError.callTimeout`. (The request's
-    /// latency budget is the coordinator's deadline, enforced there.)
+    /// The longest whole call, head and body, streaming or not: `ProviderError.callTimeout`. Each call's
+    /// own deadline is shorter when its `maxTokens` allows (see `callDeadline(maxTokens:)`). (The
+    /// request's latency budget is the coordinator's deadline, enforced there.)
     public var totalTimeout: Duration
+    /// The slowest output worth waiting for: a call gets `deadlineAllowance` plus `maxTokens` at this
+    /// rate, so a server trickling one real token every few seconds cannot hold a request for minutes.
+    public var minimumTokensPerSecond: Double
+    /// The part of a call's deadline not scaled by `maxTokens`: connecting, the prompt's evaluation,
+    /// the first token.
+    public var deadlineAllowance: Duration
     /// Decoded (decompressed) bytes one response may carry: `ProviderError.responseTooLarge` past it.
     public var maxResponseBytes: Int
     /// Decoded bytes one event-stream line, or one event's joined data, may carry.
@@ -56,7 +63,8 @@ public struct RemoteProviderSettings: Sendable {
                 now: @escaping @Sendable () -> Date = { Date() }, tokenTimeout: Duration = .seconds(60),
                 totalTimeout: Duration = .seconds(600), maxResponseBytes: Int = 32 << 20, maxLineBytes: Int = 1 << 20,
                 clock: some Clock<Duration> = ContinuousClock(), supportsToolCalling: Bool = true,
-                maxToolArgumentBytes: Int = 1 << 20) {
+                maxToolArgumentBytes: Int = 1 << 20, minimumTokensPerSecond: Double = 5,
+                deadlineAllowance: Duration = .seconds(15)) {
         self.maxContextTokens = maxContextTokens; self.supportsImages = supportsImages
         self.supportsStructuredOutput = supportsStructuredOutput; self.pricing = pricing
         self.expectedTimeToFirstToken = expectedTimeToFirstToken; self.expectedTokensPerSecond = expectedTokensPerSecond
@@ -67,6 +75,19 @@ public struct RemoteProviderSettings: Sendable {
         self.maxResponseBytes = max(1, maxResponseBytes); self.maxLineBytes = max(1, maxLineBytes)
         self.clock = ClockSource(clock); timers = .forClock(clock)
         self.supportsToolCalling = supportsToolCalling; self.maxToolArgumentBytes = max(1, maxToolArgumentBytes)
+        self.minimumTokensPerSecond = minimumTokensPerSecond.isFinite && minimumTokensPerSecond > 0 ? minimumTokensPerSecond : 5
+        self.deadlineAllowance = max(.zero, deadlineAllowance)
+    }
+
+    /// The whole-call deadline for a request of `maxTokens`: `deadlineAllowance + maxTokens /
+    /// minimumTokensPerSecond`, at most `totalTimeout`. With the defaults, 48 tokens get 24.6 s,
+    /// 256 tokens 66 s, and 2,925 tokens or more the 600 s cap.
+    public func callDeadline(maxTokens: Int) -> Duration {
+        let rate = minimumTokensPerSecond > 0 ? minimumTokensPerSecond : 5  // a NaN or negative rate set later
+        let seconds = Double(max(0, maxTokens)) / rate
+        // Compared as seconds first: a huge `maxTokens` must not build an unrepresentable Duration.
+        guard seconds.isFinite, seconds < 1e9 else { return totalTimeout }
+        return min(totalTimeout, deadlineAllowance + .milliseconds(Int64(seconds * 1000)))
     }
 
     /// Always off-device: remote providers never see private requests.

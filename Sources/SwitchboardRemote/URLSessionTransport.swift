@@ -39,8 +39,10 @@ public struct URLSessionTransport: HTTPTransport {
         try Task.checkCancellation()
         // `send` holds the whole body: the transport's own limit applies too.
         let maxBody = deadlineCoversBody ? min(request.maxResponseBytes, maxResponseBytes) : request.maxResponseBytes
-        let bridge = DataTaskBridge(timers: timers, maxBuffered: maxBufferedBytes, idleTimeout: request.idleTimeout,
-                                    maxBody: maxBody)
+        // `send` keeps every byte anyway: its buffer may hold the whole (capped) body, so a consumer slowed by a
+        // busy machine is not mistaken for one that fell behind.
+        let bridge = DataTaskBridge(timers: timers, maxBuffered: deadlineCoversBody ? max(maxBufferedBytes, maxBody) : maxBufferedBytes,
+                                    idleTimeout: request.idleTimeout, maxBody: maxBody)
         let configuration = URLSessionConfiguration.ephemeral
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.urlCache = nil

@@ -44,6 +44,8 @@ public actor UsageLedger {
     public init(logCapacity: Int = 1000) { self.logCapacity = max(1, logCapacity) }
 
     public func reserve(provider: ProviderID, estimatedCostUSD: Double, budgetUSD: Double?) throws -> UsageReservation {
+        // A NaN estimate would pass every comparison: count it as unaffordable instead.
+        let estimatedCostUSD = estimatedCostUSD.isNaN ? .infinity : max(0, estimatedCostUSD)
         if let budgetUSD {
             let spent = totals[provider]?.costUSD ?? 0
             let held = reserved.values.filter { $0.provider == provider }.reduce(0) { $0 + $1.estimatedCostUSD }
@@ -59,14 +61,18 @@ public actor UsageLedger {
         return reservation
     }
 
-    /// Records a finished call and frees its reservation.
+    /// Records a finished call and frees its reservation. Counts come from servers: each is clamped
+    /// to `0...2^30` and the totals saturate, so no report can trap the ledger or lower what was spent.
     public func commit(_ reservation: UsageReservation?, record: UsageRecord) {
         if let reservation { reserved[reservation.id] = nil }
+        var record = record
+        record.usage = record.usage.map(ReportedUsage.sanitized)
+        record.costUSD = record.costUSD.isNaN ? 0 : max(0, record.costUSD)
         var entry = totals[record.provider] ?? ProviderUsageTotals()
-        entry.requests += 1
-        if record.error != nil { entry.failedRequests += 1 }
-        entry.inputTokens += record.usage?.promptTokens ?? 0
-        entry.outputTokens += record.usage?.completionTokens ?? 0
+        entry.requests = entry.requests.saturatingAdd(1)
+        if record.error != nil { entry.failedRequests = entry.failedRequests.saturatingAdd(1) }
+        entry.inputTokens = entry.inputTokens.saturatingAdd(record.usage?.promptTokens ?? 0)
+        entry.outputTokens = entry.outputTokens.saturatingAdd(record.usage?.completionTokens ?? 0)
         entry.costUSD += record.costUSD
         totals[record.provider] = entry
         log.append(record)

@@ -128,6 +128,10 @@ public final class LoopbackHTTPServer: Sendable {
             if LoopbackSocket.waitForClientClose(fd, seconds: seconds, stopped: { isStopped }) { recordClosure() }
             return
         }
+        for status in reply.interimStatuses {
+            let hints = status == 103 ? "Link: </style.css>; rel=preload; as=style\r\n" : ""
+            guard LoopbackSocket.write(fd, Data("HTTP/1.1 \(status) \(LoopbackSocket.reason(status))\r\n\(hints)\r\n".utf8)) else { return }
+        }
         var head = "HTTP/1.1 \(reply.status) \(LoopbackSocket.reason(reply.status))\r\nConnection: close\r\n"
         for (name, value) in reply.headers.sorted(by: { $0.key < $1.key }) { head += "\(name): \(value)\r\n" }
         if reply.chunked {

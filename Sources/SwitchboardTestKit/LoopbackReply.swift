@@ -23,6 +23,8 @@ public struct LoopbackReply: Sendable {
     public var stallBeforeHead: Double?
     /// Reset the connection before anything is sent (after the request was read).
     public var resetBeforeHead: Bool
+    /// Interim (1xx) responses sent before the real head, e.g. `[100, 103]` (103 carries a `Link`).
+    public var interimStatuses: [Int] = []
 
     public init(status: Int, headers: [String: String] = [:], steps: [Step], chunked: Bool,
                 stallBeforeHead: Double? = nil, resetBeforeHead: Bool = false) {
@@ -49,6 +51,13 @@ public struct LoopbackReply: Sendable {
     /// Nothing, not even a status line: the socket stays open this long or until the client gives up.
     public static func stall(seconds: Double) -> LoopbackReply {
         LoopbackReply(status: 0, steps: [], chunked: false, stallBeforeHead: seconds)
+    }
+
+    /// The same reply preceded by interim responses with these 1xx statuses.
+    public func afterInterim(_ statuses: [Int]) -> LoopbackReply {
+        var reply = self
+        reply.interimStatuses = statuses
+        return reply
     }
 
     /// The connection is reset as soon as the request has been read.

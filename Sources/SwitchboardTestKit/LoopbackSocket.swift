@@ -147,6 +147,8 @@ enum LoopbackSocket {
 
     static func reason(_ status: Int) -> String {
         switch status {
+        case 100: "Continue"
+        case 103: "Early Hints"
         case 200: "OK"
         case 400: "Bad Request"
         case 401: "Unauthorized"

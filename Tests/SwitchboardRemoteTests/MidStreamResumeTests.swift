@@ -60,11 +60,11 @@ struct MidStreamResumeTests {
     @Test func aStructuredContinuationIsValidatedWithItsPrefix() throws {
         let schema = GenerationSchema.object([.init("city", .string())])
         var check = try StructuredReplyCheck(.schema(schema), prefix: #"{"city": "Pa"#)
-        let held = check.hold(#"ris"}"#)
+        let held = try check.hold(#"ris"}"#)
         #expect(held)
         #expect(try check.release(maxMessageLength: 200) == [#"ris"}"#])
         var alone = try StructuredReplyCheck(.schema(schema))
-        _ = alone.hold(#"ris"}"#)
+        _ = try alone.hold(#"ris"}"#)
         #expect(throws: ProviderError.self) { try alone.release(maxMessageLength: 200) }
     }
 }

@@ -1,0 +1,79 @@
+import Foundation
+import Testing
+import SwitchboardCore
+import SwitchboardTestKit
+@testable import SwitchboardRemote
+
+/// A slow server cannot hold a call: only new visible text resets the no-token timeout (whitespace,
+/// zero-width characters and calls of tools nobody offered do not), and every call has a whole-call
+/// deadline scaled by its `maxTokens` at a minimum useful rate.
+@Suite("Liveness: a minimum useful rate per call")
+struct LivenessTests {
+    static func slow(tokenTimeout: Duration = .seconds(1), rate: Double = 10, allowance: Duration = .seconds(1)) -> RemoteProviderSettings {
+        RemoteProviderSettings(maxContextTokens: 4096, requestTimeout: .seconds(10), idleTimeout: .seconds(10),
+                               tokenTimeout: tokenTimeout, totalTimeout: .seconds(60),
+                               minimumTokensPerSecond: rate, deadlineAllowance: allowance)
+    }
+
+    static func delta(_ content: String) -> String {
+        sseData(#"{"choices":[{"index":0,"delta":{"content":\#(GeneratedContent.quoted(content))}}]}"#)
+    }
+
+    @Test func theDefaultDeadlineIsSecondsScaledByMaxTokens() {
+        let settings = RemoteProviderSettings()
+        #expect(settings.callDeadline(maxTokens: 48) == .milliseconds(24_600))
+        #expect(settings.callDeadline(maxTokens: 256) == .milliseconds(66_200))
+        #expect(settings.callDeadline(maxTokens: 1_000_000) == settings.totalTimeout)
+        #expect(settings.callDeadline(maxTokens: .max) == settings.totalTimeout)
+        #expect(settings.callDeadline(maxTokens: -5) == settings.deadlineAllowance)
+    }
+
+    @Test func oneRealTokenAtAWalkingPaceHitsTheScaledDeadline() async throws {
+        // A token every 500 ms never trips the 4 s no-token timeout, even on a busy machine; 20 tokens at
+        // 10/s plus 1 s make a 3 s deadline (the old default was 600 s: the drip would have run its full 30 s).
+        let server = try LoopbackHTTPServer([HostileStreamTests.drip(Self.delta("word "), count: 60, milliseconds: 500)])
+        defer { server.stop() }
+        let error = await failure(of: openAI(server, settings: Self.slow(tokenTimeout: .seconds(4))).generate(providerRequest(maxTokens: 20)))
+        #expect(error == .callTimeout(.seconds(3)))
+        #expect(await server.waitUntil { $0.clientClosures == 1 }, "the connection was closed")
+    }
+
+    @Test func anUnrequestedToolCallTricklingArgumentsIsNotProgress() async throws {
+        let start = sseData(#"{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"c1","function":{"name":"x","arguments":""}}]}}]}"#)
+        let byte = sseData(#"{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"a"}}]}}]}"#)
+        let reply = LoopbackReply.sse([start] + Array(repeating: byte, count: 100), pauseMilliseconds: 200, then: [.holdOpen(seconds: 5)])
+        let server = try LoopbackHTTPServer([reply])
+        defer { server.stop() }
+        // The request offers no tools: the fragments cannot keep it alive past the 1 s no-token timeout.
+        let error = await failure(of: openAI(server, settings: Self.slow(rate: 1)).generate(providerRequest(maxTokens: 100)))
+        #expect(error == .tokenTimeout(.seconds(1)))
+    }
+
+    @Test func whitespaceAndZeroWidthPiecesAreNotProgress() async throws {
+        let pieces = [" ", "\n", "\u{200B}", "\t", "\u{2060}", "\u{FEFF}"].map(Self.delta)
+        let reply = LoopbackReply.sse([Self.delta("Hi")] + Array((0..<20).map { pieces[$0 % pieces.count] }), pauseMilliseconds: 200,
+                                      then: [.holdOpen(seconds: 5)])
+        let server = try LoopbackHTTPServer([reply])
+        defer { server.stop() }
+        let error = await failure(of: openAI(server, settings: Self.slow(rate: 1)).generate(providerRequest(maxTokens: 100)))
+        #expect(error == .tokenTimeout(.seconds(1)))
+    }
+
+    @Test func aRequestedToolCallStreamingItsArgumentsStaysAlive() async throws {
+        let start = sseData(#"{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"c1","function":{"name":"lookup","arguments":""}}]}}]}"#)
+        let pieces = ["{\\\"q\\\":", "\\\"a", "b", "c", "d\\\"", "}"].map {
+            sseData(#"{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"\#($0)"}}]}}]}"#)
+        }
+        let end = [sseData(#"{"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}"#), "data: [DONE]\n\n"]
+        // 1 s apart, 8 s in all: longer than the 5 s no-token timeout, so only the fragments' progress keeps it.
+        let server = try LoopbackHTTPServer([.sse([start] + pieces + end, pauseMilliseconds: 1000)])
+        defer { server.stop() }
+        let tool = ToolDefinition(name: "lookup", description: "Looks up", parameters: .object([.init("q", .string())]))
+        var request = providerRequest(maxTokens: 100)
+        request.request.tools = [tool]
+        let settings = Self.slow(tokenTimeout: .seconds(5), rate: 1, allowance: .seconds(30))
+        let result = try await collect(openAI(server, settings: settings).generate(request))
+        #expect(result.toolCalls.map(\.name) == ["lookup"])
+        #expect(result.toolCalls.first?.arguments == #"{"q":"abcd"}"#)
+    }
+}
