@@ -92,8 +92,11 @@ struct SafetensorsReaderTests {
     @Test("checks every number: dtype, shape overflow, offsets against shape and file, overlaps")
     func hostileEntries() {
         func open(_ header: String, data: Int = 16) throws { _ = try SafetensorsFile(bytes: SafetensorsImage.bytes(header: header, data: .init(repeating: 0, count: data))) }
-        #expect(throws: SafetensorsError.unsupportedDType(tensor: "a", dtype: "I64")) {
-            try open("{\"a\": {\"dtype\": \"I64\", \"shape\": [1], \"data_offsets\": [0, 8]}}")
+        #expect(throws: SafetensorsError.unsupportedDType(tensor: "a", dtype: "Q4")) {
+            try open("{\"a\": {\"dtype\": \"Q4\", \"shape\": [1], \"data_offsets\": [0, 8]}}")
+        }
+        #expect(throws: SafetensorsError.invalidOffsets(tensor: "a", reason: "4 bytes for 1 I64 elements (8 bytes)")) {
+            try open("{\"a\": {\"dtype\": \"I64\", \"shape\": [1], \"data_offsets\": [0, 4]}}")
         }
         #expect(throws: SafetensorsError.invalidShape(tensor: "a")) {
             try open("{\"a\": {\"dtype\": \"F32\", \"shape\": [4294967296, 4294967296], \"data_offsets\": [0, 4]}}")
@@ -114,6 +117,15 @@ struct SafetensorsReaderTests {
             {"a": {"dtype": "F32", "shape": [2], "data_offsets": [0, 8]}, "b": {"dtype": "F32", "shape": [2], "data_offsets": [4, 12]}}
             """)
         }
+    }
+
+    @Test("non-float dtypes are range-checked and refused only when read as floats")
+    func integerTensor() throws {
+        let file = try SafetensorsFile(bytes: SafetensorsImage.bytes(header: """
+        {"ids": {"dtype": "I64", "shape": [2], "data_offsets": [0, 16]}}
+        """, data: .init(repeating: 1, count: 16)))
+        #expect(try file.tensor(named: "ids").byteCount == 16)
+        #expect(throws: SafetensorsError.unsupportedDType(tensor: "ids", dtype: "I64")) { try file.floats("ids") }
     }
 
     @Test("a zero-element tensor is fine and overlaps nothing")

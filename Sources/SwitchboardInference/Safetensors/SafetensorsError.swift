@@ -22,7 +22,7 @@ public enum SafetensorsError: Error, Sendable, Equatable, CustomStringConvertibl
             "safetensors header declares \(declared) bytes but only \(available) follow (the file is truncated or not safetensors)"
         case .headerTooLarge(let length): "safetensors header declares \(length) bytes, above the 100 MB limit (the file is corrupt)"
         case .invalidHeader(let reason): "safetensors header is invalid: \(reason)"
-        case .unsupportedDType(let tensor, let dtype): "tensor '\(tensor)' has dtype \(dtype); only F32, F16 and BF16 are supported"
+        case .unsupportedDType(let tensor, let dtype): "tensor '\(tensor)' has dtype \(dtype); only F32, F16 and BF16 are read as floats"
         case .invalidShape(let tensor): "tensor '\(tensor)' has an invalid shape (negative, or too many elements to address)"
         case .invalidOffsets(let tensor, let reason): "tensor '\(tensor)' has invalid data_offsets: \(reason)"
         case .overlappingTensors(let a, let b): "tensors '\(a)' and '\(b)' share bytes (the file is corrupt)"

@@ -49,6 +49,7 @@ public final class SafetensorsFile: Sendable {
     public func floats(_ name: String, shape: [Int]? = nil) throws(SafetensorsError) -> [Float] {
         let info = try tensor(named: name)
         if let shape, shape != info.shape { throw .shapeMismatch(tensor: name, expected: shape, found: info.shape) }
+        guard info.dtype.isFloatConvertible else { throw .unsupportedDType(tensor: name, dtype: info.dtype.rawValue) }
         return withExtendedLifetime(mapping) { Self.convert(mapping.base + info.offset, dtype: info.dtype, count: info.elementCount) }
     }
 
@@ -59,7 +60,8 @@ public final class SafetensorsFile: Sendable {
         }
     }
 
-    /// Little-endian elements at any alignment (the format does not promise aligned data).
+    /// Little-endian F32, F16 or BF16 elements at any alignment (the format does not promise aligned
+    /// data); other types read as zeros (callers check `isFloatConvertible` first).
     static func convert(_ source: UnsafeRawPointer, dtype: SafetensorsDType, count: Int) -> [Float] {
         [Float](unsafeUninitializedCapacity: count) { out, initialized in
             for i in 0..<count {
@@ -69,6 +71,7 @@ public final class SafetensorsFile: Sendable {
                 case .bf16:
                     let bits = UInt16(littleEndian: source.loadUnaligned(fromByteOffset: 2 * i, as: UInt16.self))
                     out[i] = Float(bitPattern: UInt32(bits) << 16)
+                default: out[i] = 0
                 }
             }
             initialized = count
