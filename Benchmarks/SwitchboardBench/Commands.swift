@@ -23,6 +23,7 @@ var benchCommands: [any BenchCommand.Type] {
         AnalyzeCommand.self,
         RouteCommand.self,
         TokenizeCommand.self,
+        EmbedCommand.self,
         ScoreCommand.self,
         GenerateCommand.self,
         EngineCommand.self,
