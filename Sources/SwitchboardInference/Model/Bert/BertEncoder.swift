@@ -4,7 +4,7 @@ import Foundation
 /// texts in, L2-normalized vectors out, on `threads` kernel threads.
 ///
 /// Not thread-safe: one encoder runs one batch at a time (an app wraps it in an actor). Batches are
-/// cut into groups of at most `tokensPerPass` tokens so activations stay bounded (~12 MB for
+/// cut into groups of at most `tokensPerPass` tokens so activations stay bounded (15 MB for
 /// MiniLM) whatever the number of texts.
 public final class BertEncoder {
     public let tokenizer: WordPieceTokenizer
@@ -14,7 +14,7 @@ public final class BertEncoder {
     let model: Bert
     private let pool: WorkerPool
     private let scratch: BertScratch
-    static let tokensPerPass = 2_048
+    static let tokensPerPass = 1_024
 
     /// A model folder as `Scripts/fetch-model.sh minilm` stores it: `model.safetensors`,
     /// `tokenizer.json` and `config.json`.
