@@ -17,7 +17,7 @@ struct BertKernelTests {
         #expect(abs(Double(g) - 0.841_344_746) < 1e-6)
     }
 
-    @Test("panel products equal a plain matrix product for any row count and a ragged last panel", arguments: [1, 5, 6, 7, 49, 100])
+    @Test("panel products equal a plain matrix product for any row count and a ragged last panel", arguments: [1, 2, 3, 4, 5, 6, 7, 15, 49, 100])
     func panelProduct(rows: Int) {
         let inputs = 40, outputs = 70
         var seed: UInt64 = 7

@@ -62,20 +62,28 @@ struct PanelProductJob: ParallelJob {
         let panels = (group * Self.groupPanels)..<min(matrix.panels, (group + 1) * Self.groupPanels)
         for panel in panels {
             var row = rows.lowerBound
-            while row < rows.upperBound {
-                let n = min(PanelMatrix.tileRows, rows.upperBound - row)
-                tile(row: row, rows: n, panel: panel)
-                row += n
+            while row + PanelMatrix.tileRows <= rows.upperBound {
+                tile(row: row, panel: panel, height: Rows6.self)
+                row += PanelMatrix.tileRows
+            }
+            switch rows.upperBound - row {
+            case 1: tile(row: row, panel: panel, height: Rows1.self)
+            case 2: tile(row: row, panel: panel, height: Rows2.self)
+            case 3: tile(row: row, panel: panel, height: Rows3.self)
+            case 4: tile(row: row, panel: panel, height: Rows4.self)
+            case 5: tile(row: row, panel: panel, height: Rows5.self)
+            default: break
             }
         }
     }
 
-    /// 6 rows × 32 outputs. Fewer rows repeat the last one (same loads, results not stored).
+    /// `H.rows` rows × 32 outputs. The height is a type so each specialization keeps only its own
+    /// accumulators and FMAs (a 15-token sentence costs 15 rows of work, not 18).
     @inline(__always)
-    private func tile(row: Int, rows: Int, panel: Int) {
-        let k = matrix.inputs, last = rows - 1
-        let x0 = x + row * k, x1 = x0 + min(1, last) * k, x2 = x0 + min(2, last) * k
-        let x3 = x0 + min(3, last) * k, x4 = x0 + min(4, last) * k, x5 = x0 + min(5, last) * k
+    private func tile<H: TileHeight>(row: Int, panel: Int, height: H.Type) {
+        let k = matrix.inputs, n = H.rows
+        let x0 = x + row * k, x1 = x0 + min(1, n - 1) * k, x2 = x0 + min(2, n - 1) * k
+        let x3 = x0 + min(3, n - 1) * k, x4 = x0 + min(4, n - 1) * k, x5 = x0 + min(5, n - 1) * k
         let w = UnsafeRawPointer(matrix.weights + panel * PanelMatrix.width * k)
         var a0 = SIMD16<Float>(), b0 = SIMD16<Float>(), a1 = SIMD16<Float>(), b1 = SIMD16<Float>()
         var a2 = SIMD16<Float>(), b2 = SIMD16<Float>(), a3 = SIMD16<Float>(), b3 = SIMD16<Float>()
@@ -83,23 +91,23 @@ struct PanelProductJob: ParallelJob {
         for i in 0..<k {
             let lo = w.load(fromByteOffset: 128 * i, as: SIMD16<Float>.self)
             let hi = w.load(fromByteOffset: 128 * i + 64, as: SIMD16<Float>.self)
-            let s0 = x0[i], s1 = x1[i], s2 = x2[i], s3 = x3[i], s4 = x4[i], s5 = x5[i]
+            let s0 = x0[i]
             a0.addProduct(s0, lo); b0.addProduct(s0, hi)
-            a1.addProduct(s1, lo); b1.addProduct(s1, hi)
-            a2.addProduct(s2, lo); b2.addProduct(s2, hi)
-            a3.addProduct(s3, lo); b3.addProduct(s3, hi)
-            a4.addProduct(s4, lo); b4.addProduct(s4, hi)
-            a5.addProduct(s5, lo); b5.addProduct(s5, hi)
+            if n > 1 { let s1 = x1[i]; a1.addProduct(s1, lo); b1.addProduct(s1, hi) }
+            if n > 2 { let s2 = x2[i]; a2.addProduct(s2, lo); b2.addProduct(s2, hi) }
+            if n > 3 { let s3 = x3[i]; a3.addProduct(s3, lo); b3.addProduct(s3, hi) }
+            if n > 4 { let s4 = x4[i]; a4.addProduct(s4, lo); b4.addProduct(s4, hi) }
+            if n > 5 { let s5 = x5[i]; a5.addProduct(s5, lo); b5.addProduct(s5, hi) }
         }
         let bias = UnsafeRawPointer(matrix.bias + panel * PanelMatrix.width)
         let blo = bias.loadUnaligned(as: SIMD16<Float>.self), bhi = bias.loadUnaligned(fromByteOffset: 64, as: SIMD16<Float>.self)
         let column = panel * PanelMatrix.width
         store(a0 + blo, b0 + bhi, row: row, column: column)
-        if rows > 1 { store(a1 + blo, b1 + bhi, row: row + 1, column: column) }
-        if rows > 2 { store(a2 + blo, b2 + bhi, row: row + 2, column: column) }
-        if rows > 3 { store(a3 + blo, b3 + bhi, row: row + 3, column: column) }
-        if rows > 4 { store(a4 + blo, b4 + bhi, row: row + 4, column: column) }
-        if rows > 5 { store(a5 + blo, b5 + bhi, row: row + 5, column: column) }
+        if n > 1 { store(a1 + blo, b1 + bhi, row: row + 1, column: column) }
+        if n > 2 { store(a2 + blo, b2 + bhi, row: row + 2, column: column) }
+        if n > 3 { store(a3 + blo, b3 + bhi, row: row + 3, column: column) }
+        if n > 4 { store(a4 + blo, b4 + bhi, row: row + 4, column: column) }
+        if n > 5 { store(a5 + blo, b5 + bhi, row: row + 5, column: column) }
     }
 
     @inline(__always)
@@ -116,3 +124,12 @@ struct PanelProductJob: ParallelJob {
         }
     }
 }
+
+/// A tile's row count as a type (see `PanelProductJob.tile`).
+protocol TileHeight { static var rows: Int { get } }
+enum Rows1: TileHeight { static var rows: Int { 1 } }
+enum Rows2: TileHeight { static var rows: Int { 2 } }
+enum Rows3: TileHeight { static var rows: Int { 3 } }
+enum Rows4: TileHeight { static var rows: Int { 4 } }
+enum Rows5: TileHeight { static var rows: Int { 5 } }
+enum Rows6: TileHeight { static var rows: Int { 6 } }
