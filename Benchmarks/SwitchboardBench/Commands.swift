@@ -24,6 +24,7 @@ var benchCommands: [any BenchCommand.Type] {
         RouteCommand.self,
         TokenizeCommand.self,
         EmbedCommand.self,
+        MemoryCommand.self,
         ScoreCommand.self,
         GenerateCommand.self,
         EngineCommand.self,

@@ -78,6 +78,11 @@ struct MemoryStoreTests {
         let store = try MemoryStore(path: path, dimension: 24)
         #expect(await store.count == 5)
         #expect(try await store.search(Self.vector(6), k: 1).first?.entry.text != "after")
+
+        // Bulk add after recovery: one sync, all entries back on reopen.
+        try await store.add(batch: (0..<3).map { ("bulk \($0)", Self.vector(20 + $0), PrivacyLevel.public) })
+        try await store.add(batch: [])
+        #expect(try await MemoryStore(path: path, dimension: 24).count == 8)
     }
 
     @Test("a file that is not a memory log opens empty, its bytes counted as recovered")

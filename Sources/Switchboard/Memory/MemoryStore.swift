@@ -89,6 +89,27 @@ public actor MemoryStore {
         return entry
     }
 
+    /// Adds many texts with one sync at the end (bulk import): all are durable when it returns; a
+    /// crash before then keeps a prefix of them.
+    @discardableResult
+    public func add(batch: [(text: String, vector: [Float], privacy: PrivacyLevel)]) throws(MemoryStoreError) -> [MemoryEntry] {
+        var added: [MemoryEntry] = []
+        var bytes: [UInt8] = []
+        for item in batch {
+            let entry = MemoryEntry(id: UUID(), text: item.text, metadata: [:], privacy: item.privacy, vector: try normalized(item.vector))
+            bytes += MemoryRecord.add(entry).encoded()
+            added.append(entry)
+        }
+        do {
+            try handle.write(contentsOf: bytes)
+            try handle.synchronize()
+        } catch {
+            throw .io(path: path, reason: "write failed (\(error.localizedDescription))")
+        }
+        for entry in added { index.insert(entry) }
+        return added
+    }
+
     /// Deletes an entry (durably); false when no entry has that id.
     @discardableResult
     public func delete(id: UUID) throws(MemoryStoreError) -> Bool {
