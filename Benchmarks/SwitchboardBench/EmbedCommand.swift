@@ -49,8 +49,11 @@ struct EmbedCommand: BenchCommand {
 
     /// The sentences of `llembed_speed.py`: 16 subjects × 16 numbers, about 15 tokens each.
     static let benchSentences: [String] = {
-        let subjects = ["cat", "dog", "ship", "tree", "robot", "river", "city", "star", "horse", "lamp", "clock", "bird", "stone", "cloud", "book", "key"]
-        return (0..<16).flatMap { i in zip(subjects, subjects.reversed()).map { s, t in "The \(s) number \(i) is waiting quietly near the old \(t) today." } }
+        let subjects = ["cat", "dog", "ship", "tree", "robot", "river", "city", "star",
+                        "horse", "lamp", "clock", "bird", "stone", "cloud", "book", "key"]
+        return (0..<16).flatMap { i in
+            zip(subjects, subjects.reversed()).map { s, t in "The \(s) number \(i) is waiting quietly near the old \(t) today." }
+        }
     }()
 
     static func bench(_ encoder: BertEncoder, threads: Int, json: Bool, path: String, load: Double) -> Int32 {

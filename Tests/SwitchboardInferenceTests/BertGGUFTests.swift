@@ -70,6 +70,8 @@ struct BertGGUFTests {
             ("bert.feed_forward_length", .uint32(8)), ("bert.block_count", .uint32(1)), ("bert.attention.head_count", .uint32(3)),
             ("tokenizer.ggml.model", .string("bert")), ("tokenizer.ggml.tokens", .array(.string(["[UNK]", "[CLS]", "[SEP]"]))),
         ]
-        #expect(throws: BertError.unsupportedConfiguration("3 heads for hidden size 4")) { try BertEncoder(gguf: try GGUFFile(bytes: writer.build())) }
+        #expect(throws: BertError.unsupportedConfiguration("3 heads for hidden size 4")) {
+            try BertEncoder(gguf: try GGUFFile(bytes: writer.build()))
+        }
     }
 }

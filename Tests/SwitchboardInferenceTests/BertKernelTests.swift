@@ -21,7 +21,10 @@ struct BertKernelTests {
     func panelProduct(rows: Int) {
         let inputs = 40, outputs = 70
         var seed: UInt64 = 7
-        func next() -> Float { seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407; return Float(Int64(bitPattern: seed >> 11) % 2000) / 1000 - 1 }
+        func next() -> Float {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Float(Int64(bitPattern: seed >> 11) % 2000) / 1000 - 1
+        }
         let w = (0..<(inputs * outputs)).map { _ in next() }, b = (0..<outputs).map { _ in next() }
         let x = (0..<(rows * inputs)).map { _ in next() }
         let matrix = PanelMatrix(rowMajor: w, bias: b, outputs: outputs, inputs: inputs)

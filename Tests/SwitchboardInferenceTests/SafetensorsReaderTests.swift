@@ -91,7 +91,9 @@ struct SafetensorsReaderTests {
 
     @Test("checks every number: dtype, shape overflow, offsets against shape and file, overlaps")
     func hostileEntries() {
-        func open(_ header: String, data: Int = 16) throws { _ = try SafetensorsFile(bytes: SafetensorsImage.bytes(header: header, data: .init(repeating: 0, count: data))) }
+        func open(_ header: String, data: Int = 16) throws {
+            _ = try SafetensorsFile(bytes: SafetensorsImage.bytes(header: header, data: .init(repeating: 0, count: data)))
+        }
         #expect(throws: SafetensorsError.unsupportedDType(tensor: "a", dtype: "Q4")) {
             try open("{\"a\": {\"dtype\": \"Q4\", \"shape\": [1], \"data_offsets\": [0, 8]}}")
         }

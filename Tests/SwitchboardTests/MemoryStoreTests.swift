@@ -30,7 +30,9 @@ struct MemoryStoreTests {
         #expect(try await !store.delete(id: ids[7]))
         #expect(try await store.search(Self.vector(7), k: 1).first?.entry.text != "note 7")
         #expect(await store.count == 49)
-        await #expect(throws: MemoryStoreError.dimensionMismatch(expected: 24, got: 3)) { try await store.add(text: "x", vector: [1, 2, 3], privacy: .public) }
+        await #expect(throws: MemoryStoreError.dimensionMismatch(expected: 24, got: 3)) {
+            try await store.add(text: "x", vector: [1, 2, 3], privacy: .public)
+        }
         await #expect(throws: MemoryStoreError.invalidVector) { try await store.search([Float](repeating: 0, count: 24), k: 1) }
     }
 

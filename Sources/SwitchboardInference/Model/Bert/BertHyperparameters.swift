@@ -33,7 +33,8 @@ struct BertHyperparameters: Sendable, Equatable {
         }
         let c: Config
         do { c = try JSONDecoder().decode(Config.self, from: data) } catch {
-            throw .unsupportedConfiguration("config.json lacks an integer hidden_size, num_hidden_layers, num_attention_heads, intermediate_size or max_position_embeddings")
+            throw .unsupportedConfiguration("config.json lacks an integer hidden_size, num_hidden_layers, num_attention_heads, "
+                                            + "intermediate_size or max_position_embeddings")
         }
         guard (c.hidden_act ?? "gelu") == "gelu" else { throw .unsupportedConfiguration("hidden_act \(c.hidden_act ?? "") (only gelu)") }
         guard (c.position_embedding_type ?? "absolute") == "absolute" else {
