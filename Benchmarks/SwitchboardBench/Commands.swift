@@ -23,6 +23,8 @@ var benchCommands: [any BenchCommand.Type] {
         AnalyzeCommand.self,
         RouteCommand.self,
         TokenizeCommand.self,
+        EmbedCommand.self,
+        MemoryCommand.self,
         ScoreCommand.self,
         GenerateCommand.self,
         EngineCommand.self,
@@ -30,7 +32,6 @@ var benchCommands: [any BenchCommand.Type] {
         StructuredCommand.self,
         SessionCommand.self,
         ChaosCommand.self,
-        MemoryCommand.self,
     ]
 }
 

@@ -8,7 +8,7 @@ public struct ModelRegistry: Sendable, Hashable {
     public private(set) var configurations: [ModelConfiguration]
     public var modelDirectory: String
 
-    public init(configurations: [ModelConfiguration] = [.smolLM2_135mInstruct, .gemma3_270m], modelDirectory: String? = nil,
+    public init(configurations: [ModelConfiguration] = [.smolLM2_135mInstruct, .gemma3_270m, .miniLM_L6_v2], modelDirectory: String? = nil,
                 environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.configurations = []
         self.modelDirectory = modelDirectory ?? Self.defaultModelDirectory(environment: environment)
@@ -21,6 +21,8 @@ public struct ModelRegistry: Sendable, Hashable {
     public static let defaultChatModel = ModelConfiguration.smolLM2_135mInstruct
     /// The base model that continues text.
     public static let defaultCompletionModel = ModelConfiguration.gemma3_270m
+    /// The sentence encoder that turns text into vectors on the device.
+    public static let defaultEmbeddingModel = ModelConfiguration.miniLM_L6_v2
 
     public static func defaultModelDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         if let folder = environment["SWITCHBOARD_MODEL_DIR"], !folder.isEmpty { return folder }
@@ -46,11 +48,12 @@ public struct ModelRegistry: Sendable, Hashable {
         (modelDirectory as NSString).appendingPathComponent(configuration.fileName)
     }
 
-    /// Models recommended for `platform` that fit in `availableMemoryBytes` (when known), smallest first.
-    public func recommended(for platform: ModelConfiguration.Platform,
-                            availableMemoryBytes: UInt64? = nil) -> [ModelConfiguration] {
+    /// Models of `kind` recommended for `platform` that fit in `availableMemoryBytes` (when known),
+    /// smallest first.
+    public func recommended(for platform: ModelConfiguration.Platform, availableMemoryBytes: UInt64? = nil,
+                            kind: ModelConfiguration.Kind = .generation) -> [ModelConfiguration] {
         configurations
-            .filter { $0.recommendedPlatforms.contains(platform) }
+            .filter { $0.kind == kind && $0.recommendedPlatforms.contains(platform) }
             .filter { model in availableMemoryBytes.map { model.memoryRequiredBytes <= $0 } ?? true }
             .sorted { $0.memoryRequiredBytes < $1.memoryRequiredBytes }
     }

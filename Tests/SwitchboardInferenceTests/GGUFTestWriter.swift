@@ -52,8 +52,9 @@ struct GGUFTestWriter {
             while bytes.count % alignment != 0 { bytes.append(0) }
             let dataStart = bytes.count
             for (tensor, offset) in zip(tensors, offsets) {
-                // Deliberately bogus offsets get no data; the reader must reject them.
-                guard offset < 1 << 20 else { continue }
+                // Deliberately bogus offsets get no data; the reader must reject them. Computed offsets
+                // (a real model's tensors laid end to end) always do.
+                guard tensor.offset == nil || offset < 1 << 20 else { continue }
                 let start = dataStart + Int(offset)
                 if bytes.count < start { bytes += [UInt8](repeating: 0, count: start - bytes.count) }
                 if let data = tensor.data {

@@ -4,10 +4,10 @@ import Testing
 
 @Suite("Model registry and verification")
 struct ModelRegistryTests {
-    @Test("the registry knows both models: SmolLM2 (chat, the default for chat) and Gemma 3 (completion)")
+    @Test("the registry knows the models: SmolLM2 (chat, the default for chat), Gemma 3 (completion), MiniLM (embedding)")
     func bothModels() throws {
         let registry = ModelRegistry(environment: ["HOME": "/home/someone"])
-        #expect(registry.configurations.map(\.id) == ["local-smollm2-135m-instruct", "local-gemma-3-270m"])
+        #expect(registry.configurations.map(\.id) == ["local-smollm2-135m-instruct", "local-gemma-3-270m", "local-minilm-l6-v2"])
         let smol = try registry.configuration(id: "local-smollm2-135m-instruct")
         #expect(smol == ModelRegistry.defaultChatModel)
         #expect(smol.architecture == "llama" && smol.quantization == "Q4_1" && smol.promptFormat.isChat)
@@ -34,9 +34,22 @@ struct ModelRegistryTests {
         var bigger = ModelConfiguration.gemma3_270m
         bigger.memoryRequiredBytes = 4 << 30
         registry.register(bigger)
-        #expect(registry.configurations.count == 2)
+        #expect(registry.configurations.count == 3)
         #expect(registry.recommended(for: .iOS, availableMemoryBytes: 1 << 30).map(\.id) == ["local-smollm2-135m-instruct"])
         #expect(registry.recommended(for: .linux).map(\.id) == ["local-smollm2-135m-instruct", "local-gemma-3-270m"])
+    }
+
+    @Test("all-MiniLM-L6-v2 is the embedding model: kind, folder path, weights' sha256; never recommended for generation")
+    func embeddingModel() throws {
+        let registry = ModelRegistry(environment: ["HOME": "/home/someone"])
+        let minilm = try registry.configuration(id: "local-minilm-l6-v2")
+        #expect(minilm == ModelRegistry.defaultEmbeddingModel)
+        #expect(minilm.kind == .embedding && minilm.architecture == "bert" && minilm.contextLength == 256)
+        #expect(minilm.sha256 == "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db")
+        #expect(registry.path(for: minilm) == "/home/someone/.cache/switchboard/models/all-MiniLM-L6-v2/model.safetensors")
+        #expect(registry.recommended(for: .linux, kind: .embedding).map(\.id) == ["local-minilm-l6-v2"])
+        #expect(!registry.recommended(for: .linux).contains { $0.kind == .embedding })
+        #expect(ModelConfiguration.gemma3_270m.kind == .generation)
     }
 
     @Test("a matching file verifies, and the second verification reuses the hash")
