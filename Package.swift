@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "SwitchboardLocal", targets: ["SwitchboardLocal"]),
         .library(name: "SwitchboardRemote", targets: ["SwitchboardRemote"]),
         .library(name: "SwitchboardTestKit", targets: ["SwitchboardTestKit"]),
+        .executable(name: "switchboard", targets: ["SwitchboardCLI"]),
         .executable(name: "switchboard-bench", targets: ["SwitchboardBench"]),
     ],
     targets: [
@@ -24,6 +25,8 @@ let package = Package(
         .target(name: "SwitchboardInference"),
         .target(name: "SwitchboardLocal", dependencies: ["SwitchboardCore", "SwitchboardInference"]),
         .target(name: "SwitchboardRemote", dependencies: ["SwitchboardCore"]),
+        // `switchboard`: what a user runs (ask, chat, analyze, models).
+        .executableTarget(name: "SwitchboardCLI", dependencies: ["Switchboard", "SwitchboardLocal", "SwitchboardRemote"]),
         .executableTarget(
             name: "SwitchboardBench",
             dependencies: ["Switchboard", "SwitchboardTestKit", "SwitchboardInference", "SwitchboardLocal", "SwitchboardRemote"],

@@ -53,7 +53,9 @@ extension Coordinator {
         var cacheKey: CacheKey?
         if configuration.cacheEnabled, analysis.privacy < .sensitive {
             let key = CacheKey(request: request, privacy: analysis.privacy)
-            if var hit = await cache.lookup(key) {
+            var found = await cache.lookup(key)
+            if found == nil, cache.isSemantic { found = await cache.semanticLookup(key, request: request, privacy: analysis.privacy) }
+            if var hit = found {
                 hit.timings = ResponseTimings(total: clock.now() - start)
                 if !hit.text.isEmpty { events?.yield(.token(hit.text)) }
                 return .success(hit)

@@ -12,6 +12,7 @@ public actor Coordinator {
     public nonisolated let analyzer: RequestAnalyzer
     public nonisolated let metrics: MetricsActor
     public nonisolated let cache: CacheActor
+    let embedders = EmbedderList()
     public nonisolated let loadBalancer: LoadBalancer
     public nonisolated let optimizer: Optimizer
     public nonisolated let configuration: SwitchboardConfiguration

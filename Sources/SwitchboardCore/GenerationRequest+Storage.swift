@@ -18,6 +18,7 @@ extension GenerationRequest {
         @usableFromInline var hedge: Bool? = nil
         @usableFromInline var tools: [ToolDefinition] = []
         @usableFromInline var toolChoice: ToolChoice = .auto
+        @usableFromInline var cacheScope: String? = nil
     }
 
     /// Immutable, so it is `Sendable` as it stands; a change makes a new one.

@@ -195,6 +195,12 @@ public struct GenerationRequest: Sendable, Hashable {
         get { fields.toolChoice }
         _modify { yield &fields.toolChoice }
     }
+    /// Whose answers this request may share in the cache (a user id, a tenant): cached answers are only
+    /// served to requests of the same scope. Nil is one shared scope.
+    @inlinable public var cacheScope: String? {
+        get { fields.cacheScope }
+        _modify { yield &fields.cacheScope }
+    }
 
     public init(prompt: String? = nil, kind: PromptKind = .chat, messages: [ChatMessage] = [], memory: MemoryContext? = nil,
                 images: [ImageAttachment] = [], output: OutputFormat = .text, priority: Priority = .normal,

@@ -36,4 +36,9 @@ public struct CacheStatistics: Sendable, Hashable {
         self.evictions = evictions; self.expirations = expirations
     }
     public var hitRate: Double { hits + misses == 0 ? 0 : Double(hits) / Double(hits + misses) }
+    /// Misses of the exact cache answered by the semantic cache.
+    public var semanticHits = 0
+    /// Close answers the semantic cache refused, by the guard's reason.
+    public var semanticRefusals: [SemanticRefusal: Int] = [:]
+    public var semanticEntries = 0
 }

@@ -18,6 +18,7 @@ public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
     private let preferredProviders: [ProviderID]
     private let excludedProviders: Set<ProviderID>
     private let privacy: PrivacyLevel
+    private let scope: String?
     /// A 64-bit FNV-1a digest of all the above; used for hashing and shown instead of the text.
     public let digest: UInt64
     /// Estimated bytes of the normalized text this key holds.
@@ -87,6 +88,8 @@ public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
         fnv.add(UInt64(excludedProviders.count))
         self.privacy = privacy
         fnv.add(UInt64(privacy.rawValue))
+        scope = request.cacheScope
+        if let scope { fnv.add(byte: 0x1B); fnv.add(scope) }
         digest = fnv.value
         textByteCount = bytes + (output.isStructured ? 64 : 0)
     }
@@ -98,7 +101,7 @@ public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
             && a.imagesDigest == b.imagesDigest && a.prompt == b.prompt && a.kind == b.kind && a.messages == b.messages
             && a.memory == b.memory && a.output == b.output && a.tools == b.tools && a.toolChoice == b.toolChoice
             && a.sampling == b.sampling
-            && a.preferredProviders == b.preferredProviders && a.excludedProviders == b.excludedProviders
+            && a.preferredProviders == b.preferredProviders && a.excludedProviders == b.excludedProviders && a.scope == b.scope
     }
 
     /// Never shows the request's text.
