@@ -31,6 +31,7 @@ var benchCommands: [any BenchCommand.Type] {
         SessionCommand.self,
         ChaosCommand.self,
         MemoryCommand.self,
+        PrivacyTrainCommand.self,
     ]
 }
 
