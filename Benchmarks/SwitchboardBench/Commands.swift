@@ -32,6 +32,7 @@ var benchCommands: [any BenchCommand.Type] {
         StructuredCommand.self,
         SessionCommand.self,
         ChaosCommand.self,
+        PrivacyTrainCommand.self,
     ]
 }
 

@@ -40,7 +40,10 @@ extension Coordinator {
         let start = clock.now()
         // A precomputed analysis exists only for a request that passed validation.
         if precomputed == nil, let problem = Self.validate(request) { return .failure(.invalidRequest(problem)) }
-        let analysis = precomputed ?? analyze(request)  // usually analyzed on the caller's thread
+        var analysis = precomputed ?? analyze(request)  // usually analyzed on the caller's thread
+        if let classifier = configuration.privacyClassifier, configuration.privacy.allowsRemote(analysis.privacy) {
+            analysis = await secondOpinion(request, analysis, classifier)
+        }
         trace?.analysis = analysis  // nil without an audit trail: nothing copied
         events?.yield(.analyzed(analysis))
         if Task.isCancelled { return .failure(.cancelled) }

@@ -124,3 +124,25 @@ enum StateReading: Sendable {
     case device(DeviceState)
     case availability(Int, ProviderAvailability)
 }
+
+extension Coordinator {
+    /// The classifier's reading of a request the recognizers would let off the device: the caller's own
+    /// texts (user turns, tool results, the prompt) scored on the device; at or above the threshold the
+    /// request becomes sensitive. A classifier that fails keeps the request home too (fail closed).
+    nonisolated func secondOpinion(_ request: GenerationRequest, _ analysis: RequestAnalysis,
+                                   _ classifier: any PrivacyClassifier) async -> RequestAnalysis {
+        // Nothing to decide when every registered provider is on the device anyway.
+        guard state.withLock({ $0.registry.containsRemote }) else { return analysis }
+        var texts: [String] = request.messages.filter { $0.role == .user || $0.role == .tool }.map(\.content)
+        if let prompt = request.prompt { texts.append(prompt) }
+        texts.removeAll { $0.isEmpty }
+        guard !texts.isEmpty else { return analysis }
+        var result = analysis
+        let scores = (try? await classifier.scores(texts)) ?? texts.map { _ in 1 }
+        for (index, score) in scores.enumerated() where score >= classifier.threshold || score.isNaN {
+            result.privacy = .sensitive
+            result.entities.append(DetectedEntity(kind: .privateMeaning, textIndex: index))
+        }
+        return result
+    }
+}

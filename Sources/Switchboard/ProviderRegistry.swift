@@ -31,6 +31,9 @@ struct ProviderRegistry {
 
     var order: [ProviderID] { entries.map(\.id) }
 
+    /// Whether any registered provider is off the device (only then can a request leave it).
+    var containsRemote: Bool { entries.contains { !$0.capabilities.isOnDevice } }
+
     /// Adds `provider`, replacing (and resetting) one registered under the same id.
     mutating func register(_ provider: any Provider, breaker: CircuitBreaker.Configuration) {
         let entry = Entry(provider: provider, breaker: breaker)

@@ -29,6 +29,9 @@ public struct SwitchboardConfiguration: Sendable {
     public var maxResumes: Int
     /// Hedged requests: off unless enabled here or per request (`GenerationRequest.hedge`).
     public var hedging: HedgingPolicy
+    /// The on-device semantic second opinion: every request the recognizers would let leave the device is
+    /// scored first, and kept home when the classifier says private. Nil: recognizers alone.
+    public var privacyClassifier: (any PrivacyClassifier)?
 
     public init(privacy: PrivacyPolicy = PrivacyPolicy(), scoring: ScoringPolicy = ScoringPolicy(),
                 retry: RetryPolicy = RetryPolicy(), retryBudget: RetryBudget = RetryBudget(),
@@ -36,7 +39,8 @@ public struct SwitchboardConfiguration: Sendable {
                 defaultConcurrency: Int = 4, concurrency: [ProviderID: Int] = [:],
                 optimizer: OptimizerModel.Configuration = .init(), cacheEnabled: Bool = true,
                 stateRefreshInterval: Duration = .seconds(1), seed: UInt64 = 0x5EED,
-                defaultLatencyBudget: Duration? = nil, maxResumes: Int = 2, hedging: HedgingPolicy = HedgingPolicy()) {
+                defaultLatencyBudget: Duration? = nil, maxResumes: Int = 2, hedging: HedgingPolicy = HedgingPolicy(),
+                privacyClassifier: (any PrivacyClassifier)? = nil) {
         self.privacy = privacy; self.scoring = scoring; self.retry = retry; self.retryBudget = retryBudget
         self.breaker = breaker; self.queue = queue; self.defaultConcurrency = max(1, defaultConcurrency)
         self.concurrency = concurrency; self.optimizer = optimizer; self.cacheEnabled = cacheEnabled
@@ -44,5 +48,6 @@ public struct SwitchboardConfiguration: Sendable {
         self.defaultLatencyBudget = defaultLatencyBudget
         self.maxResumes = max(0, maxResumes)
         self.hedging = hedging
+        self.privacyClassifier = privacyClassifier
     }
 }

@@ -26,10 +26,12 @@ public enum EntityKind: String, Sendable, Hashable, Codable, CaseIterable {
     case dateOfBirth = "date_of_birth"
     case personalContext = "personal_context"
     case personalMemory = "personal_memory"
+    /// The on-device privacy classifier scored the text private (`PrivacyClassifier`).
+    case privateMeaning = "private_meaning"
 
     public var privacy: PrivacyLevel {
         switch self {
-        case .paymentCard, .nationalID, .iban, .secret, .passport, .health: .sensitive
+        case .paymentCard, .nationalID, .iban, .secret, .passport, .health, .privateMeaning: .sensitive
         case .email, .phone, .streetAddress, .dateOfBirth, .personalMemory: .personal
         case .personalContext: .contextual
         }
