@@ -26,11 +26,17 @@ public enum EntityKind: String, Sendable, Hashable, Codable, CaseIterable {
     case dateOfBirth = "date_of_birth"
     case personalContext = "personal_context"
     case personalMemory = "personal_memory"
+    /// A bank account tied to its bank: routing + account, BIC/SWIFT + account, sort code + account.
+    case bankAccount = "bank_account"
+    /// A device's own serial identity (IMEI).
+    case deviceID = "device_id"
+    /// A vehicle identification number (VIN).
+    case vehicleID = "vehicle_id"
 
     public var privacy: PrivacyLevel {
         switch self {
-        case .paymentCard, .nationalID, .iban, .secret, .passport, .health: .sensitive
-        case .email, .phone, .streetAddress, .dateOfBirth, .personalMemory: .personal
+        case .paymentCard, .nationalID, .iban, .secret, .passport, .health, .bankAccount: .sensitive
+        case .email, .phone, .streetAddress, .dateOfBirth, .personalMemory, .deviceID, .vehicleID: .personal
         case .personalContext: .contextual
         }
     }
@@ -41,8 +47,10 @@ public struct DetectedEntity: Sendable, Hashable {
     /// UTF-8 byte offsets in the analyzed text (which text: `textIndex` into `GenerationRequest.allText`).
     public var textIndex: Int
     public var range: Range<Int>
-    public init(kind: EntityKind, textIndex: Int = 0, range: Range<Int> = 0..<0) {
-        self.kind = kind; self.textIndex = textIndex; self.range = range
+    /// The recognizer (and its rule or scheme) that found it, for `analyze` reasons; never the text.
+    public var recognizer: String
+    public init(kind: EntityKind, textIndex: Int = 0, range: Range<Int> = 0..<0, recognizer: String = "") {
+        self.kind = kind; self.textIndex = textIndex; self.range = range; self.recognizer = recognizer
     }
 }
 
@@ -62,6 +70,9 @@ public struct RequestAnalysis: Sendable, Hashable {
     /// BCP 47-ish guess ("en", "und" when unknown).
     public var language: String
     public var latencyBudget: Duration?
+    /// Entities found but not kept in `entities` (over `AnalyzerConfiguration.maxEntities`); `privacy`
+    /// still counts them.
+    public var omittedEntities = 0
 
     public init(privacy: PrivacyLevel, entities: [DetectedEntity] = [], estimatedPromptTokens: Int = 0,
                 imageCount: Int = 0, wantsStructuredOutput: Bool = false, complexity: Complexity = .simple,
