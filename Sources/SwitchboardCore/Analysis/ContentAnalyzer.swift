@@ -124,10 +124,13 @@ public struct ContentAnalyzer: Sendable {
         state.signals.add(scan)
         state.findings.removeAll(keepingCapacity: true)
         try recognize(scan, into: &state.findings)
+        // A text already sensitive cannot become more so: its decoded forms are not read (their entities
+        // would only repeat what is known, at the cost of more passes).
+        let alreadySensitive = state.findings.contains { $0.level == .sensitive && !configuration.disabledKinds.contains($0.kind) }
         // Encoded and disguised forms (base64, hex, percent and HTML escapes, ROT13, reversed or
         // letter-for-digit numbers, spaced-out letters), one layer deep: what a recognizer finds in the
         // decoded text is reported at the encoded span.
-        for candidate in DecodingLayers.candidates(in: scan) {
+        for candidate in alreadySensitive ? [] : DecodingLayers.candidates(in: scan) {
             var inner: [Finding] = []
             try recognize(TextScan(candidate.decoded), into: &inner)
             for finding in inner {

@@ -147,7 +147,9 @@ enum DecodingLayers {
     /// The whole text in ROT13 when one of its words reads as a privacy keyword once rotated.
     private static func rot13(_ text: TextScan) -> Candidate? {
         var found = false
-        for word in text.words where word.isAlphabetic && word.length >= 3 && word.length <= 12 && word.letters == word.length {
+        // Words the lexicon knows are real words, not rotated ones.
+        for word in text.words where word.lexicon.isEmpty && word.isAlphabetic && word.length >= 3 && word.length <= 12
+            && word.letters == word.length {
             var hash = Lexicon.hashSeed
             for k in word.start..<word.end { hash = Lexicon.hash(hash, rotate(text.bytes[k] | 0x20)) }
             if !Lexicon.flags(forHash: hash).isDisjoint(with: rot13Cues) || SecretLanguage.isPasswordWord(hash: hash) { found = true; break }

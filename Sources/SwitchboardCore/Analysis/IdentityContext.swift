@@ -29,7 +29,7 @@ struct IdentityContext: Sendable {
         order orders invoice tracking track shipment parcel package isbn issn sku serial ref reference ticket model \
         version build commit hash phone tel telephone fax mobile call ext zip postcode price total page flight booking \
         confirmation part item product barcode ean upc lot batch pedido bestellung commande factura rechnung facture \
-        population
+        population transaction receipt timestamp meeting
         """
 
     init() {
@@ -73,6 +73,13 @@ struct IdentityContext: Sendable {
             for (name, schemes) in unspaced where contains(text.bytes, name, in: lower..<upper) { found.schemes |= schemes }
         }
         return found
+    }
+
+    /// An unrelated-number word ("order", "tracking", "invoice") among the six words before `offset`.
+    func hasUnrelatedWord(_ text: TextScan, before offset: Int) -> Bool {
+        let index = text.wordIndex(atOrAfter: offset)
+        for k in max(0, index - 6)..<index where unrelated.contains(text.words[k].hash) { return true }
+        return false
     }
 
     private func add(_ hash: UInt64, to found: inout Found) {

@@ -6,12 +6,19 @@
 public enum IdentityNumberRecognizer: Recognizer {
     public static let kinds: Set<EntityKind> = [.nationalID, .deviceID, .vehicleID]
 
+    /// A run of ASCII letters and digits (32-bit fields: a 4 MB text of one-character pieces stays small).
     struct Piece {
-        var start: Int
-        var end: Int
-        var digits: Int
-        var upper: Int
-        var lower: Int
+        private var start32: Int32, end32: Int32, digits32: Int32, upper16: UInt16, lower16: UInt16
+        init(start: Int, end: Int, digits: Int, upper: Int, lower: Int) {
+            start32 = Int32(truncatingIfNeeded: start); end32 = Int32(truncatingIfNeeded: end)
+            digits32 = Int32(truncatingIfNeeded: digits)
+            upper16 = UInt16(truncatingIfNeeded: min(upper, 0xFFFF)); lower16 = UInt16(truncatingIfNeeded: min(lower, 0xFFFF))
+        }
+        var start: Int { Int(start32) }
+        var end: Int { Int(end32) }
+        var digits: Int { Int(digits32) }
+        var upper: Int { Int(upper16) }
+        var lower: Int { Int(lower16) }
         var length: Int { end - start }
     }
 
@@ -26,9 +33,10 @@ public enum IdentityNumberRecognizer: Recognizer {
         while i < pieces.count {
             let first = pieces[i]
             // A window starts at a piece with digits or short capitals ("AB 12 34 56 C"), and not in the middle of
-            // a longer run of digit groups.
+            // a longer run of digit groups written alike ("1234 5678 9012": not at "5678"; "1099 27-8664458": at "27").
             let startsRun = first.digits > 0 || (first.lower == 0 && first.length <= 6)
-            if !startsRun || (i > 0 && pieces[i - 1].digits > 0 && joinable(text, pieces[i - 1].end, first.start)) {
+            if !startsRun || (i > 0 && pieces[i - 1].digits > 0 && joinable(text, pieces[i - 1].end, first.start)
+                              && (i + 1 == pieces.count || sameGap(text, pieces[i - 1].end..<first.start, first.end..<pieces[i + 1].start))) {
                 i += 1; continue
             }
             var ends: [(index: Int, length: Int)] = []
@@ -45,7 +53,10 @@ public enum IdentityNumberRecognizer: Recognizer {
                 // Not followed by another group of digits: then it is part of a longer number.
                 let next = end.index + 1
                 if next < pieces.count, pieces[next].digits == pieces[next].length,
-                   joinable(text, pieces[end.index].end, pieces[next].start) { continue }
+                   joinable(text, pieces[end.index].end, pieces[next].start),
+                   end.index == i || sameGap(text, pieces[end.index].end..<pieces[next].start, pieces[end.index - 1].end..<pieces[end.index].start) {
+                    continue
+                }
                 if let finding = match(text, pieces[i...end.index], length: end.length, table: table) {
                     findings.append(finding)
                     matched = end.index
@@ -71,14 +82,14 @@ public enum IdentityNumberRecognizer: Recognizer {
             var i = 0
             while i < bytes.count {
                 guard ByteClass.isASCIIAlphanumeric(bytes[i]) else { i += 1; continue }
-                var piece = Piece(start: i, end: i, digits: 0, upper: 0, lower: 0)
+                let start = i
+                var digits = 0, upper = 0, lower = 0
                 while i < bytes.count, ByteClass.isASCIIAlphanumeric(bytes[i]) {
                     let b = bytes[i]
-                    if ByteClass.isDigit(b) { piece.digits += 1 } else if ByteClass.isUpper(b) { piece.upper += 1 } else { piece.lower += 1 }
+                    if ByteClass.isDigit(b) { digits += 1 } else if ByteClass.isUpper(b) { upper += 1 } else { lower += 1 }
                     i += 1
                 }
-                piece.end = i
-                result.append(piece)
+                result.append(Piece(start: start, end: i, digits: digits, upper: upper, lower: lower))
             }
         }
         return result
@@ -87,6 +98,11 @@ public enum IdentityNumberRecognizer: Recognizer {
     /// At most three characters between two pieces, none of them a letter, digit, line break or a
     /// punctuation mark that ends a clause (",", ";", ":", "!", "?", "=", quotes, brackets); "." only
     /// without a following space (a sentence end).
+    /// Whether two separators are written alike (same bytes): groups of one number share their separator.
+    static func sameGap(_ text: TextScan, _ a: Range<Int>, _ b: Range<Int>) -> Bool {
+        b.upperBound <= text.bytes.count && text.bytes[a].elementsEqual(text.bytes[b])
+    }
+
     static func joinable(_ text: TextScan, _ end: Int, _ start: Int) -> Bool {
         guard start > end, start - end <= 12 else { return false }
         var characters = 0, k = end

@@ -17,7 +17,10 @@ extension NumberRecognizer {
                 if digits >= 13 {
                     let range = groups[startIndex].start..<group.end
                     // An IMEI is Luhn-valid too, and starts like a card: its word makes it a device, not a card.
-                    if luhnValid(text, range), issuerPlausible(text, range) || glued || cardContext(text, range.lowerBound),
+                    // Without card words, an order, tracking or invoice word says the number is that (one in ten
+                    // random numbers passes Luhn).
+                    let context = glued || cardContext(text, range.lowerBound)
+                    if luhnValid(text, range), context || issuerPlausible(text, range) && !IdentityContext.shared.hasUnrelatedWord(text, before: range.lowerBound),
                        !IdentityNumberRecognizer.hasIMEIWord(text, before: range.lowerBound) {
                         findings.append(Finding(kind: .paymentCard, range: range))
                         return

@@ -76,7 +76,8 @@ extension SecretRecognizer {
         while i < bytes.count {
             guard bytes[i] == 0x3D else { i += 1; continue }
             var nameStart = i
-            while nameStart > 0, ByteClass.isASCIIAlphanumeric(bytes[nameStart - 1]) || bytes[nameStart - 1] == 0x2D || bytes[nameStart - 1] == 0x5F {
+            while nameStart > 0, i - nameStart <= 24,
+                  ByteClass.isASCIIAlphanumeric(bytes[nameStart - 1]) || bytes[nameStart - 1] == 0x2D || bytes[nameStart - 1] == 0x5F {
                 nameStart -= 1
             }
             let lead = nameStart > 0 ? bytes[nameStart - 1] : 0
@@ -92,7 +93,8 @@ extension SecretRecognizer {
 
     /// A webhook URL whose path holds its secret: at least 20 characters with digits, not `XXXXX/XXXXX`.
     static func scanWebhooks(_ text: TextScan, into findings: inout [Finding]) {
-        guard text.bytes.count >= 30 else { return }
+        // Every webhook path has a '/' after a '.': one cheap pass before the eleven searches.
+        guard text.bytes.count >= 30, hasDotSlash(text) else { return }
         for path in webhookPaths {
             var i = 0
             while let start = find(text, path, from: i) {
@@ -113,7 +115,8 @@ extension SecretRecognizer {
 
     /// A private key's base64 body pasted without its BEGIN line.
     static func scanKeyBodies(_ text: TextScan, into findings: inout [Finding]) {
-        guard text.bytes.count >= 20 else { return }
+        // Every opening is a run of 9+ letters and digits inside a longer word.
+        guard text.bytes.count >= 40, text.words.contains(where: { $0.length >= 19 }) else { return }
         for body in keyBodies {
             guard let at = find(text, body, from: 0) else { continue }
             var start = at
@@ -135,8 +138,9 @@ extension SecretRecognizer {
             var end = i
             while end < bytes.count, isURLSafe(bytes[end]) || bytes[end] == 0x3A || bytes[end] == 0x2E { end += 1 }
             let token = bytes[i..<end]
-            let parts = token.split(separator: 0x2E, omittingEmptySubsequences: false)
-            if let colon = token.firstIndex(of: 0x3A), (8...10).contains(colon - i), bytes[i..<colon].allSatisfy(ByteClass.isDigit),
+            // Discord tokens are 58–74 characters: only those are split (a split allocates).
+            let parts = (58...74).contains(token.count) ? token.split(separator: 0x2E, omittingEmptySubsequences: false) : []
+            if token.count >= 44, let colon = token.firstIndex(of: 0x3A), (8...10).contains(colon - i), bytes[i..<colon].allSatisfy(ByteClass.isDigit),
                end - colon - 1 == 35, bytes[(colon + 1)..<end].allSatisfy(isURLSafe) {
                 append(&findings, i..<end, "bot-token")
             } else if parts.count == 3, (23...28).contains(parts[0].count), parts[1].count == 6, (27...38).contains(parts[2].count),
@@ -149,8 +153,10 @@ extension SecretRecognizer {
     }
 
     /// Docker `config.json`: `"auth": "<base64 of user:password>"`.
+    private static let authHash = Lexicon.hash(of: "auth")
+
     static func scanDockerAuth(_ text: TextScan, into findings: inout [Finding]) {
-        let authHash = Lexicon.hash(of: "auth")
+        let authHash = authHash
         for word in text.words where word.hash == authHash {
             guard let value = assignedValue(text, after: word.end), value.count >= 8,
                   let decoded = Base64Decoding.decode(text.bytes[value]), let colon = decoded.firstIndex(of: 0x3A),
@@ -265,6 +271,14 @@ extension SecretRecognizer {
                 }
                 k += 1
             }
+        }
+    }
+
+    private static func hasDotSlash(_ text: TextScan) -> Bool {
+        text.bytes.withUnsafeBufferPointer { bytes in
+            var i = 1
+            while i < bytes.count { if bytes[i] == 0x2F, bytes[i - 1] != 0x2F { return true }; i += 1 }
+            return false
         }
     }
 
