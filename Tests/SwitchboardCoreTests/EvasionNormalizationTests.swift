@@ -68,6 +68,17 @@ import Testing
         #expect(try level("rot13 of hello is uryyb") == .public)
     }
 
+    /// Digit words of every language in `SpelledNumberRecognizer.digitWords`, read out as a Luhn-valid card.
+    @Test func spelledDigitsInManyLanguages() throws {
+        for line in SpelledNumberRecognizer.digitWords {
+            let words = line.split(separator: " ").map(String.init)
+            guard words[1] != "_", words[4] != "_" else { continue }
+            let card = "4111111111111111".map { words[Int(String($0))!] }.joined(separator: " ")
+            #expect(try level("visa " + card) == .sensitive, "\(line)")
+        }
+        #expect(try level("uno dos tres cuatro cinco seis siete ocho nueve") == .public)
+    }
+
     @Test func passwordWordsInManyLanguages() throws {
         for phrase in ["minha senha é abacaxi42", "mijn wachtwoord is Fietsen88", "moje hasło to Kotek123", "şifrem: Istanbul34",
                        "mitt lösenord är Sommar2023", "salasana: Kissa2020", "heslo je Praha2021", "jelszó: Budapest88",

@@ -17,10 +17,10 @@ public enum BankAccountRecognizer: Recognizer {
         VN VU WF WS XK YE YT ZA ZM ZW
         """.split(separator: " ").map(String.init))
 
-    private static let accountWords: Set<UInt64> = Set("""
+    private static let accountWords = WordSet("""
         account acct acc accountnumber checking savings konto kontonummer cuenta compte conto rekening konta beneficiary \
         routing aba rtn ach transit swift bic sort sortcode bankverbindung iban wire deposit
-        """.split(separator: " ").map { Lexicon.hash(of: String($0)) })
+        """)
 
     public static func scan(_ text: TextScan, into findings: inout [Finding]) {
         guard text.digitCount >= 6 else { return }

@@ -30,12 +30,27 @@ enum ConfusableSkeleton {
     static let foreign: Set<UInt32> = [0x455, 0x456, 0x457, 0x458, 0x4BB, 0x4CF, 0x501, 0x51B, 0x51D, 0x461, 0x48F, 0x3F2, 0x3F3,
                                        0x585, 0x57D, 0x578, 0x570]
 
+    /// `table` and `foreign` flattened over U+0370–U+058F: the ASCII letter, with bit 7 set for a
+    /// foreign look-alike; 0 for none (one load per scalar instead of a hashed lookup).
+    private static let flat: [UInt8] = {
+        var flat = [UInt8](repeating: 0, count: 0x590 - 0x370)
+        for (scalar, ascii) in table where scalar >= 0x370 && scalar < 0x590 {
+            flat[Int(scalar - 0x370)] = ascii | (foreign.contains(scalar) ? 0x80 : 0)
+        }
+        return flat
+    }()
+
+    @inline(__always) private static func lookAlike(_ v: UInt32, in flat: [UInt8]) -> UInt8 {
+        v >= 0x370 && v < 0x590 ? flat[Int(v - 0x370)] : 0
+    }
+
     /// Whether the normalized bytes hold any scalar from the scripts this pass reads (lead bytes of
     /// U+0370–U+058F).
     static func mayApply(_ bytes: [UInt8]) -> Bool { bytes.contains { $0 >= 0xCD && $0 <= 0xD6 } }
 
     /// Rewrites `bytes` (and their `origins`) with each qualifying word's skeleton.
     static func fold(_ bytes: [UInt8], _ origins: [Int32]) -> (bytes: [UInt8], origins: [Int32]) {
+        let flat = flat
         var out: [UInt8] = [], outOrigins: [Int32] = []
         out.reserveCapacity(bytes.count); outOrigins.reserveCapacity(origins.count)
         var i = 0
@@ -50,9 +65,10 @@ enum ConfusableSkeleton {
                     continue
                 }
                 let length = ByteClass.sequenceLength(b)
-                if let v = ByteClass.decode(bytes, at: end, length: length), table[v] != nil {
+                let mapped = ByteClass.decode(bytes, at: end, length: length).map { lookAlike($0, in: flat) } ?? 0
+                if mapped != 0 {
                     lookAlikes += 1
-                    if foreign.contains(v) { foreignLetters += 1 }
+                    if mapped & 0x80 != 0 { foreignLetters += 1 }
                 } else {
                     others += 1
                 }
@@ -64,7 +80,8 @@ enum ConfusableSkeleton {
             while k < end {
                 let b = bytes[k]
                 let length = b < 0x80 ? 1 : ByteClass.sequenceLength(b)
-                if fold, length == 2, let v = ByteClass.decode(bytes, at: k, length: 2), let ascii = table[v] {
+                if fold, length == 2, let v = ByteClass.decode(bytes, at: k, length: 2), case let mapped = lookAlike(v, in: flat), mapped != 0 {
+                    let ascii = mapped & 0x7F
                     out.append(capitals ? ascii - 0x20 : ascii); outOrigins.append(origins[k])
                 } else {
                     for m in k..<min(k + length, bytes.count) { out.append(bytes[m]); outOrigins.append(origins[m]) }

@@ -13,12 +13,14 @@ struct IdentityContext: Sendable {
 
     /// Scheme indices by compact length.
     private let byLength: [[Int]]
-    let lengths: Set<Int>
-    private let words: [UInt64: UInt64]
+    /// Bit n: some scheme has compact length n.
+    let lengths: UInt32
+    /// Word hash → mask of the schemes it names.
+    private let words: WordTable
     /// Names in scripts written without spaces (Chinese, Japanese, Korean), found by substring.
     private let unspaced: [(bytes: [UInt8], schemes: UInt64)]
-    private let generic: Set<UInt64>
-    private let unrelated: Set<UInt64>
+    private let generic: WordSet
+    private let unrelated: WordSet
 
     static let genericWords = """
         id ids identity identification identifier national number no nr num numero nummer numer номер tax taxpayer \
@@ -49,11 +51,11 @@ struct IdentityContext: Sendable {
             }
         }
         self.byLength = byLength
-        lengths = Set(byLength.indices.filter { !byLength[$0].isEmpty })
-        self.words = words
+        lengths = byLength.indices.filter { !byLength[$0].isEmpty }.reduce(UInt32(0)) { $0 | 1 << UInt32($1) }
+        self.words = WordTable(words)
         self.unspaced = unspaced
-        generic = Set(Self.genericWords.split(separator: " ").map { Lexicon.hash(of: String($0)) })
-        unrelated = Set(Self.unrelatedWords.split(separator: " ").map { Lexicon.hash(of: String($0)) })
+        generic = WordSet(Self.genericWords)
+        unrelated = WordSet(Self.unrelatedWords)
     }
 
     func schemes(ofLength length: Int) -> [Int] { length < byLength.count ? byLength[length] : [] }
@@ -83,7 +85,7 @@ struct IdentityContext: Sendable {
     }
 
     private func add(_ hash: UInt64, to found: inout Found) {
-        if let schemes = words[hash] { found.schemes |= schemes }
+        found.schemes |= words.value(for: hash)
         if generic.contains(hash) { found.generic = true }
         if unrelated.contains(hash) { found.unrelated = true }
     }

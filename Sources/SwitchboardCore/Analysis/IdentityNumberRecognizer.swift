@@ -29,6 +29,8 @@ public enum IdentityNumberRecognizer: Recognizer {
         guard text.digitCount >= 3 else { return }
         let table = IdentityContext.shared
         let pieces = self.pieces(text)
+        var compact: [UInt8] = []
+        compact.reserveCapacity(maxLength)
         var i = 0
         while i < pieces.count {
             let first = pieces[i]
@@ -49,7 +51,7 @@ public enum IdentityNumberRecognizer: Recognizer {
                 j += 1
             }
             var matched: Int?
-            for end in ends.reversed() where table.lengths.contains(end.length) {
+            for end in ends.reversed() where end.length < 32 && table.lengths & (1 << UInt32(end.length)) != 0 {
                 // Not followed by another group of digits: then it is part of a longer number.
                 let next = end.index + 1
                 if next < pieces.count, pieces[next].digits == pieces[next].length,
@@ -57,7 +59,7 @@ public enum IdentityNumberRecognizer: Recognizer {
                    end.index == i || sameGap(text, pieces[end.index].end..<pieces[next].start, pieces[end.index - 1].end..<pieces[end.index].start) {
                     continue
                 }
-                if let finding = match(text, pieces[i...end.index], length: end.length, table: table) {
+                if let finding = match(text, pieces[i...end.index], length: end.length, table: table, compact: &compact) {
                     findings.append(finding)
                     matched = end.index
                     break
@@ -127,13 +129,17 @@ public enum IdentityNumberRecognizer: Recognizer {
         return true
     }
 
-    private static func match(_ text: TextScan, _ window: ArraySlice<Piece>, length: Int, table: IdentityContext) -> Finding? {
+    private static func match(_ text: TextScan, _ window: ArraySlice<Piece>, length: Int, table: IdentityContext,
+                              compact: inout [UInt8]) -> Finding? {
         guard let first = window.first, let last = window.last else { return nil }
         var digits = 0, upper = 0, lower = 0
-        for piece in window { digits += piece.digits; upper += piece.upper; lower += piece.lower }
+        for piece in window {
+            // Identifiers are not written with a lowercase word among their groups ("1234 alarm").
+            if window.count > 1, piece.digits == 0, piece.lower > 0 { return nil }
+            digits += piece.digits; upper += piece.upper; lower += piece.lower
+        }
         guard digits >= 3, upper == 0 || lower == 0 else { return nil }
-        var compact: [UInt8] = []
-        compact.reserveCapacity(length)
+        compact.removeAll(keepingCapacity: true)
         for piece in window {
             for k in piece.start..<piece.end { compact.append(ByteClass.isLower(text.bytes[k]) ? text.bytes[k] - 0x20 : text.bytes[k]) }
         }

@@ -20,7 +20,8 @@ extension NumberRecognizer {
                     // Without card words, an order, tracking or invoice word says the number is that (one in ten
                     // random numbers passes Luhn).
                     let context = glued || cardContext(text, range.lowerBound)
-                    if luhnValid(text, range), context || issuerPlausible(text, range) && !IdentityContext.shared.hasUnrelatedWord(text, before: range.lowerBound),
+                    let plausible = issuerPlausible(text, range) && !IdentityContext.shared.hasUnrelatedWord(text, before: range.lowerBound)
+                    if luhnValid(text, range), context || plausible,
                        !IdentityNumberRecognizer.hasIMEIWord(text, before: range.lowerBound) {
                         findings.append(Finding(kind: .paymentCard, range: range))
                         return

@@ -19,9 +19,9 @@ enum NumericDisguise {
         return result
     }
 
-    private static let reversalCues: Set<UInt64> = Set("""
+    private static let reversalCues = WordSet("""
         reversed reverse backwards backward inverted invertido invertida umgekehrt ruckwarts envers наоборот rovescio
-        """.split(whereSeparator: { $0 == " " || $0 == "\n" }).map { Lexicon.hash(of: String($0)) })
+        """)
 
     /// Digit runs of nine or more digits reversed character by character, when the text says so or
     /// names a card or SSN.
@@ -63,7 +63,7 @@ enum NumericDisguise {
     /// Runs of pieces made only of digits and look-alike letters, rewritten as digits when a piece
     /// mixes the two ("5l29") or the run is long enough to be a card or an id (twelve or more).
     static func letterDigits(_ text: TextScan) -> DecodingLayers.Candidate? {
-        guard text.digitCount >= 1 else { return nil }
+        guard text.digitCount >= 1, hasDigitBesideLookAlike(text) else { return nil }
         let pieces = IdentityNumberRecognizer.pieces(text)
         func lookAlike(_ piece: IdentityNumberRecognizer.Piece) -> Bool {
             for k in piece.start..<piece.end where !ByteClass.isDigit(text.bytes[k]) && digit(for: text.bytes[k]) == nil { return false }
@@ -81,6 +81,19 @@ enum NumericDisguise {
         }
         guard first < last else { return nil }
         return DecodingLayers.Candidate(range: first..<last, decoded: String(decoding: output, as: UTF8.self), layer: "letter-digits")
+    }
+
+    /// One pass: a digit next to a look-alike letter ("5l", "O7"), or a look-alike run of 12+ after a digit.
+    private static func hasDigitBesideLookAlike(_ text: TextScan) -> Bool {
+        text.bytes.withUnsafeBufferPointer { bytes in
+            var i = 1
+            while i < bytes.count {
+                let a = bytes[i - 1], b = bytes[i]
+                if (ByteClass.isDigit(a) && digit(for: b) != nil) || (ByteClass.isDigit(b) && digit(for: a) != nil) { return true }
+                i += 1
+            }
+            return false
+        }
     }
 
     /// "My card starts 4111 1111. The rest is 1111 1111.": with card or SSN words in the text and its

@@ -11,7 +11,7 @@ enum SecretLanguage {
         mdp motdepasse kennwort passwort contraseña clave
         """
 
-    private static let hashes: Set<UInt64> = Set(passwordWords.split(separator: " ").map { Lexicon.hash(of: String($0)) })
+    private static let hashes = WordSet(passwordWords)
 
     static func isPasswordWord(hash: UInt64) -> Bool { hashes.contains(hash) }
 

@@ -77,8 +77,7 @@ enum SecretPlaceholder {
     /// Weak values a documentation sentence names as defaults ("the default password is changeme").
     private static let defaults: Set<String> = ["changeme", "password", "admin", "root", "secret", "default", "guest", "letmein",
                                                  "test", "1234", "12345", "123456", "12345678", "0000", "toor", "pass"]
-    private static let documentationWords: Set<UInt64> = Set(["default", "defaults", "docs", "documentation", "manual", "example",
-                                                               "sample", "factory", "initial"].map { Lexicon.hash(of: $0) })
+    private static let documentationWords = WordSet("default defaults docs documentation manual example sample factory initial")
 
     /// A well-known default value in a sentence about defaults or documentation.
     static func isDocumentedDefault(_ text: TextScan, _ value: Range<Int>) -> Bool {

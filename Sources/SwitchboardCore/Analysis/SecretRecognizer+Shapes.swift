@@ -1,10 +1,10 @@
 extension SecretRecognizer {
     /// Key names whose value is a secret in connection strings and config files (`AccountKey=…;`,
     /// `SharedAccessKey=…`, WireGuard `PrivateKey = …`), hashed as the scanner hashes words.
-    private static let assignedKeyNames: Set<UInt64> = Set("""
+    private static let assignedKeyNames = WordSet("""
         accountkey sharedaccesskey sharedaccesssignature accesskey secretkey privatekey presharedkey clientsecret apisecret \
         secretaccesskey appsecret mnemonic seedphrase seed identitytoken authtoken accesstoken refreshtoken
-        """.split(separator: " ").map { Lexicon.hash(of: String($0)) })
+        """)
 
     /// URL query parameters that carry a credential (`sig=` of a SAS URL, `X-Amz-Signature=`, `token=`).
     private static let queryKeyNames: Set<String> = [
@@ -140,7 +140,8 @@ extension SecretRecognizer {
             let token = bytes[i..<end]
             // Discord tokens are 58–74 characters: only those are split (a split allocates).
             let parts = (58...74).contains(token.count) ? token.split(separator: 0x2E, omittingEmptySubsequences: false) : []
-            if token.count >= 44, let colon = token.firstIndex(of: 0x3A), (8...10).contains(colon - i), bytes[i..<colon].allSatisfy(ByteClass.isDigit),
+            if token.count >= 44, let colon = token.firstIndex(of: 0x3A), (8...10).contains(colon - i),
+               bytes[i..<colon].allSatisfy(ByteClass.isDigit),
                end - colon - 1 == 35, bytes[(colon + 1)..<end].allSatisfy(isURLSafe) {
                 append(&findings, i..<end, "bot-token")
             } else if parts.count == 3, (23...28).contains(parts[0].count), parts[1].count == 6, (27...38).contains(parts[2].count),
@@ -165,9 +166,10 @@ extension SecretRecognizer {
         }
     }
 
-    private static let hexKeyCues: Set<UInt64> = Set(["private", "priv", "privkey", "privatekey", "secret", "key", "wallet", "seed",
-                                                       "sk", "signing", "eth", "ethereum", "bitcoin", "btc", "solana", "nostr", "nsec"]
-        .map { Lexicon.hash(of: $0) })
+    private static let hexKeyCues = WordSet("""
+        private priv privkey privatekey secret key wallet seed
+        sk signing eth ethereum bitcoin btc solana nostr nsec
+        """)
 
     /// 64 hex characters (optionally `0x`) with a private-key word among the six words before.
     static func scanHexKeys(_ text: TextScan, into findings: inout [Finding]) {
@@ -184,9 +186,10 @@ extension SecretRecognizer {
         }
     }
 
-    private static let seedCues: Set<UInt64> = Set(["seed", "mnemonic", "recovery", "phrase", "wallet", "bip39", "metamask", "ledger",
-                                                     "trezor", "backup", "words", "semilla", "frase", "graine", "seedphrase"]
-        .map { Lexicon.hash(of: $0) })
+    private static let seedCues = WordSet("""
+        seed mnemonic recovery phrase wallet bip39 metamask
+        ledger trezor backup words semilla frase graine seedphrase
+        """)
 
     /// A BIP-39-like seed phrase: twelve or more lowercase words of 3–8 letters in a row, nearly all of
     /// them content words, after a seed or wallet word, or alone on their line in a BIP-39 count.
@@ -220,9 +223,10 @@ extension SecretRecognizer {
         word.length >= 3 && word.length <= 8 && word.letters == word.length && text.bytes[word.start..<word.end].allSatisfy(ByteClass.isLower)
     }
 
-    private static let backupCues: Set<UInt64> = Set(["backup", "recovery", "2fa", "mfa", "otp", "codes", "scratch", "twofactor",
-                                                       "sicherungscodes", "wiederherstellungscodes", "respaldo", "secours"]
-        .map { Lexicon.hash(of: $0) })
+    private static let backupCues = WordSet("""
+        backup recovery 2fa mfa otp codes
+        scratch twofactor sicherungscodes wiederherstellungscodes respaldo secours
+        """)
 
     /// 2FA backup codes: after a backup or recovery word, three or more codes of one shape
     /// (4–10 characters with digits, grouped or not).
@@ -237,12 +241,14 @@ extension SecretRecognizer {
         if codes >= 6, let first { append(&findings, first..<last, "backup-codes") }
     }
 
-    private static let codeWords: Set<UInt64> = Set(["code", "codes", "combination", "combo", "pin", "passcode", "codigo", "codice",
-                                                      "kod", "kode", "koodi", "код", "keycode", "doorcode"].map { Lexicon.hash(of: $0) })
-    private static let accessPlaces: Set<UInt64> = Set("""
+    private static let codeWords = WordSet("""
+        code codes combination combo pin passcode codigo
+        codice kod kode koodi код keycode doorcode
+        """)
+    private static let accessPlaces = WordSet("""
         alarm garage door gate safe keypad lock entry access building house home front padlock locker alarmanlage tur haustur \
         tor tresor portail porte cadenas coffre alarme puerta alarma caja cancello allarme cassaforte porta portao cofre deur kluis
-        """.split(whereSeparator: { $0 == " " || $0 == "\n" }).map { Lexicon.hash(of: String($0)) })
+        """)
 
     /// Alarm, door, garage and safe codes: a code word with a place word in the same sentence and 3–8
     /// digits (grouped, or ending in '#') among the five words after the code word.
