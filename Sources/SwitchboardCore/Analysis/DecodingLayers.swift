@@ -168,6 +168,7 @@ enum DecodingLayers {
     /// "p a s s w o r d", "P.A.S.S.W.O.R.D", "s-s-n": single letters joined by one space (four or more)
     /// or by '.', '-', '_' (three or more), rewritten as one word.
     private static func spacedLetters(_ text: TextScan) -> Candidate? {
+        guard hasSpacedLetters(text) else { return nil }
         let bytes = text.bytes
         var output: [UInt8] = []
         var first = Int.max, last = 0, i = 0, changed = false
@@ -198,5 +199,28 @@ enum DecodingLayers {
         }
         guard changed, let decoded = String(validating: output, as: UTF8.self) else { return nil }
         return Candidate(range: first..<last, decoded: decoded, layer: "spaced")
+    }
+
+    /// The cheap test before the rewrite: a lone letter, a separator and another lone letter, three times
+    /// in a row ("p a s", "s-s-n").
+    private static func hasSpacedLetters(_ text: TextScan) -> Bool {
+        text.bytes.withUnsafeBufferPointer { bytes in
+            guard bytes.count >= 5 else { return false }
+            var run = 0, i = 0
+            while i + 1 < bytes.count {
+                let lone = ByteClass.isASCIILetter(bytes[i]) && (i == 0 || !ByteClass.isASCIIAlphanumeric(bytes[i - 1]))
+                    && !ByteClass.isASCIIAlphanumeric(bytes[i + 1])
+                if lone {
+                    run += 1
+                    if run >= 3 { return true }
+                    let separator = bytes[i + 1]
+                    guard separator == 0x20 || separator == 0x2E || separator == 0x2D || separator == 0x5F else { run = 0; i += 1; continue }
+                    i += 2
+                } else {
+                    run = 0; i += 1
+                }
+            }
+            return false
+        }
     }
 }
