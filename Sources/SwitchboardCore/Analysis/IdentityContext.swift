@@ -60,7 +60,7 @@ struct IdentityContext: Sendable {
 
     func schemes(ofLength length: Int) -> [Int] { length < byLength.count ? byLength[length] : [] }
 
-    /// Ten words before the candidate and four after; for unspaced scripts, 60 bytes before and 30 after.
+    /// Ten words before the candidate and six after; for unspaced scripts, 60 bytes before and 30 after.
     func context(_ text: TextScan, around range: Range<Int>) -> Found {
         var found = Found()
         let words = text.words
@@ -68,7 +68,7 @@ struct IdentityContext: Sendable {
         var k = first - 1
         while k >= 0, k >= first - 10 { add(words[k].hash, to: &found); k -= 1 }
         k = text.wordIndex(atOrAfter: range.upperBound)
-        let stop = k + 4
+        let stop = k + 6
         while k < words.count, k < stop { add(words[k].hash, to: &found); k += 1 }
         if text.scripts.han + text.scripts.kana + text.scripts.hangul > 0 {
             let lower = max(0, range.lowerBound - 60), upper = min(text.bytes.count, range.upperBound + 30)
