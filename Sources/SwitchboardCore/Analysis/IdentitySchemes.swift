@@ -16,15 +16,11 @@ extension IdentityScheme {
     }
 
     static let europe: [IdentityScheme] = [
-        // UK National Insurance: two prefix letters (not D F I Q U V; second not O; not BG GB NK KN TN NT ZZ),
-        // six digits, suffix A–D. No check digit, a narrow shape.
+        // UK National Insurance: two prefix letters, six digits, suffix A–D. No check digit, a narrow shape.
+        // HMRC never issues some prefixes (D F I Q U V first, O second, BG GB NK KN TN NT ZZ), but its own
+        // specimen "QQ 12 34 56 C" is what people paste as test data: the prefix is not checked.
         IdentityScheme("uk-nino", lengths: [9], patterns: ["AA999999A"], check: .none, structure: 2, formats: ["## ## ## ## #"],
-                       context: "nino ni insurance hmrc nin nics british uk") { s in
-            let bad1: Set<UInt8> = Set("DFIQUV".utf8), bad2: Set<UInt8> = Set("DFIOQUV".utf8)
-            let prefix = String(decoding: s[0..<2], as: UTF8.self)
-            return !bad1.contains(s[0]) && !bad2.contains(s[1]) && !["BG", "GB", "NK", "KN", "TN", "NT", "ZZ"].contains(prefix)
-                && (0x41...0x44).contains(s[8])
-        },
+                       context: "nino ni insurance hmrc nin nics british uk") { s in (0x41...0x44).contains(s[8]) },
         // German Steuer-ID: 11 digits, no leading 0, one digit of the first ten repeated (2 or 3 times),
         // ISO 7064 MOD 11,10.
         IdentityScheme("de-steuerid", lengths: [11], patterns: ["99999999999"], check: .weak, structure: 1,

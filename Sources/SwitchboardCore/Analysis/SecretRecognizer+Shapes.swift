@@ -127,8 +127,8 @@ extension SecretRecognizer {
         }
     }
 
-    /// Telegram bot tokens (`123456789:AA…`, 8–10 digits, ':' and 35 characters) and Discord bot tokens
-    /// (three base64url parts: 23–28, 6 and 27–38 characters).
+    /// Telegram bot tokens (`123456789:AA…`: 8–10 digits, ':' and 30–45 mixed-case characters, 35 in issued
+    /// tokens) and Discord bot tokens (three base64url parts: 23–28, 6 and 27–38 characters).
     static func scanBotTokens(_ text: TextScan, into findings: inout [Finding]) {
         let bytes = text.bytes
         func isURLSafe(_ b: UInt8) -> Bool { ByteClass.isASCIIAlphanumeric(b) || b == 0x2D || b == 0x5F }
@@ -142,7 +142,8 @@ extension SecretRecognizer {
             let parts = (58...74).contains(token.count) ? token.split(separator: 0x2E, omittingEmptySubsequences: false) : []
             if token.count >= 44, let colon = token.firstIndex(of: 0x3A), (8...10).contains(colon - i),
                bytes[i..<colon].allSatisfy(ByteClass.isDigit),
-               end - colon - 1 == 35, bytes[(colon + 1)..<end].allSatisfy(isURLSafe) {
+               (30...45).contains(end - colon - 1), bytes[(colon + 1)..<end].allSatisfy(isURLSafe),
+               bytes[(colon + 1)..<end].contains(where: ByteClass.isUpper), bytes[(colon + 1)..<end].contains(where: ByteClass.isLower) {
                 append(&findings, i..<end, "bot-token")
             } else if parts.count == 3, (23...28).contains(parts[0].count), parts[1].count == 6, (27...38).contains(parts[2].count),
                       parts.allSatisfy({ $0.allSatisfy(isURLSafe) }), parts[0].contains(where: ByteClass.isDigit),
@@ -205,13 +206,14 @@ extension SecretRecognizer {
                 j += 1
             }
             let count = j - i
-            if count >= 12, function <= 1 {
+            // Prose is full of function words; a seed phrase has few ("thank", "about" are BIP-39 words).
+            if count >= 12, function <= count / 4 {
                 var cue = false
                 // The cue may open the run itself ("recovery phrase anger artwork …").
                 for k in max(0, i - 8)..<min(j, i + 3) where seedCues.contains(words[k].hash) { cue = true }
                 let lineStart = i == 0 || text.bytes[words[i - 1].end..<words[i].start].contains(0x0A)
                 let lineEnd = j == words.count || text.bytes[words[j - 1].end..<words[j].start].contains(0x0A)
-                if cue || ([12, 15, 18, 21, 24].contains(count) && lineStart && lineEnd) {
+                if cue || ([12, 15, 18, 21, 24].contains(count) && lineStart && lineEnd && function <= 1) {
                     append(&findings, words[i].start..<words[j - 1].end, "seed-phrase")
                 }
             }
