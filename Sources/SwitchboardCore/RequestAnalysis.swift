@@ -28,11 +28,17 @@ public enum EntityKind: String, Sendable, Hashable, Codable, CaseIterable {
     case personalMemory = "personal_memory"
     /// The on-device privacy classifier scored the text private (`PrivacyClassifier`).
     case privateMeaning = "private_meaning"
+    /// A bank account tied to its bank: routing + account, BIC/SWIFT + account, sort code + account.
+    case bankAccount = "bank_account"
+    /// A device's own serial identity (IMEI).
+    case deviceID = "device_id"
+    /// A vehicle identification number (VIN).
+    case vehicleID = "vehicle_id"
 
     public var privacy: PrivacyLevel {
         switch self {
-        case .paymentCard, .nationalID, .iban, .secret, .passport, .health, .privateMeaning: .sensitive
-        case .email, .phone, .streetAddress, .dateOfBirth, .personalMemory: .personal
+        case .paymentCard, .nationalID, .iban, .secret, .passport, .health, .bankAccount, .privateMeaning: .sensitive
+        case .email, .phone, .streetAddress, .dateOfBirth, .personalMemory, .deviceID, .vehicleID: .personal
         case .personalContext: .contextual
         }
     }
@@ -43,8 +49,10 @@ public struct DetectedEntity: Sendable, Hashable {
     /// UTF-8 byte offsets in the analyzed text (which text: `textIndex` into `GenerationRequest.allText`).
     public var textIndex: Int
     public var range: Range<Int>
-    public init(kind: EntityKind, textIndex: Int = 0, range: Range<Int> = 0..<0) {
-        self.kind = kind; self.textIndex = textIndex; self.range = range
+    /// The recognizer (and its rule or scheme) that found it, for `analyze` reasons; never the text.
+    public var recognizer: String
+    public init(kind: EntityKind, textIndex: Int = 0, range: Range<Int> = 0..<0, recognizer: String = "") {
+        self.kind = kind; self.textIndex = textIndex; self.range = range; self.recognizer = recognizer
     }
 }
 
@@ -64,6 +72,9 @@ public struct RequestAnalysis: Sendable, Hashable {
     /// BCP 47-ish guess ("en", "und" when unknown).
     public var language: String
     public var latencyBudget: Duration?
+    /// Entities found but not kept in `entities` (over `AnalyzerConfiguration.maxEntities`); `privacy`
+    /// still counts them.
+    public var omittedEntities = 0
 
     public init(privacy: PrivacyLevel, entities: [DetectedEntity] = [], estimatedPromptTokens: Int = 0,
                 imageCount: Int = 0, wantsStructuredOutput: Bool = false, complexity: Complexity = .simple,

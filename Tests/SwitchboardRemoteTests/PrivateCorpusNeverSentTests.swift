@@ -11,9 +11,14 @@ import SwitchboardTestKit
 @Suite("Private corpus never reaches a remote server")
 struct PrivateCorpusNeverSentTests {
     static let corpus: PrivacyCorpus = {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Fixtures/privacy/corpus.txt")
-        return (try? PrivacyCorpus(contentsOf: url)) ?? PrivacyCorpus(lines: [])
+        let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/privacy")
+        // Both corpora: the original one and the identity-and-secrets one of issue 25.
+        var lines: [PrivacyCorpus.Line] = []
+        for name in ["corpus.txt", "identity-secrets.txt"] {
+            lines += (try? PrivacyCorpus(contentsOf: fixtures.appendingPathComponent(name)))?.lines ?? []
+        }
+        return PrivacyCorpus(lines: lines)
     }()
 
     @Test func recordingServerReceivesNoPrivateLine() async throws {
@@ -26,7 +31,7 @@ struct PrivateCorpusNeverSentTests {
         let coordinator = Coordinator(providers: [local, remote], configuration: SwitchboardConfiguration(cacheEnabled: false),
                                       clock: ImmediateClock(), audit: audit)
         let privateLines = Self.corpus.lines.filter { $0.label >= .personal }
-        #expect(privateLines.count >= 300)
+        #expect(privateLines.count >= 600)
         for line in privateLines {
             let response = try await coordinator.respond(to: GenerationRequest(prompt: line.text, maxTokens: 8,
                                                                               preferredProviders: [remote.id]))

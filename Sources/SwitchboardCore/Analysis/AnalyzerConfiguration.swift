@@ -8,10 +8,15 @@ public struct AnalyzerConfiguration: Sendable, Hashable {
     /// The app's own recognizers (employee ids, internal project names), run after the built-in ones on
     /// the same normalized text. One that throws makes the request fail closed.
     public var customRecognizers: [CustomRecognizer]
+    /// Entities kept per request (the rest are counted in `RequestAnalysis.omittedEntities`): a pasted
+    /// megabyte of "password: password: …" must not become a hundred thousand entities. The privacy level
+    /// is decided from all of them.
+    public var maxEntities: Int
 
-    public init(disabledKinds: Set<EntityKind> = [], maxAnalyzedBytes: Int = 4 << 20, customRecognizers: [CustomRecognizer] = []) {
+    public init(disabledKinds: Set<EntityKind> = [], maxAnalyzedBytes: Int = 4 << 20, customRecognizers: [CustomRecognizer] = [],
+                maxEntities: Int = 256) {
         self.disabledKinds = disabledKinds; self.maxAnalyzedBytes = maxAnalyzedBytes
-        self.customRecognizers = customRecognizers
+        self.customRecognizers = customRecognizers; self.maxEntities = max(0, maxEntities)
     }
 }
 

@@ -24,7 +24,23 @@ public struct ContentAnalyzer: Sendable {
     /// The built-in recognizers, called through a switch (closures cost a retain and a release
     /// each, eight times per text).
     private enum BuiltIn: CaseIterable {
-        case number, spelledNumber, iban, secret, identity, health, email, personal
+        case number, spelledNumber, iban, secret, identity, identityNumber, bankAccount, health, email, personal
+
+        /// The name `analyze` reasons show.
+        var name: String {
+            switch self {
+            case .number: "number"
+            case .spelledNumber: "spelled-number"
+            case .iban: "iban"
+            case .secret: "secret"
+            case .identity: "passport"
+            case .identityNumber: "identity"
+            case .bankAccount: "bank-account"
+            case .health: "health"
+            case .email: "email"
+            case .personal: "personal"
+            }
+        }
 
         var kinds: Set<EntityKind> {
             switch self {
@@ -33,6 +49,8 @@ public struct ContentAnalyzer: Sendable {
             case .iban: IBANRecognizer.kinds
             case .secret: SecretRecognizer.kinds
             case .identity: IdentityRecognizer.kinds
+            case .identityNumber: IdentityNumberRecognizer.kinds
+            case .bankAccount: BankAccountRecognizer.kinds
             case .health: HealthRecognizer.kinds
             case .email: EmailRecognizer.kinds
             case .personal: PersonalRecognizer.kinds
@@ -46,6 +64,8 @@ public struct ContentAnalyzer: Sendable {
             case .iban: IBANRecognizer.scan(text, into: &findings)
             case .secret: SecretRecognizer.scan(text, into: &findings)
             case .identity: IdentityRecognizer.scan(text, into: &findings)
+            case .identityNumber: IdentityNumberRecognizer.scan(text, into: &findings)
+            case .bankAccount: BankAccountRecognizer.scan(text, into: &findings)
             case .health: HealthRecognizer.scan(text, into: &findings)
             case .email: EmailRecognizer.scan(text, into: &findings)
             case .personal: PersonalRecognizer.scan(text, into: &findings)
@@ -80,11 +100,13 @@ public struct ContentAnalyzer: Sendable {
                 state.privacy = max(state.privacy, .personal)
             }
         }
-        return RequestAnalysis(
+        var analysis = RequestAnalysis(
             privacy: state.privacy, entities: state.entities, estimatedPromptTokens: (bytes + 3) / 4,
             imageCount: request.images.count, wantsStructuredOutput: request.output.isStructured,
             complexity: state.signals.complexity(messageCount: request.messages.count),
             language: state.signals.language, latencyBudget: request.latencyBudget)
+        analysis.omittedEntities = state.omitted
+        return analysis
     }
 
     private struct State {
@@ -92,6 +114,7 @@ public struct ContentAnalyzer: Sendable {
         var entities: [DetectedEntity] = []
         var signals = TextSignals()
         var findings: [Finding] = []
+        var omitted = 0
     }
 
     private func analyze(_ text: String, index: Int, into state: inout State) throws(AnalysisFailure) {
@@ -101,26 +124,42 @@ public struct ContentAnalyzer: Sendable {
         state.signals.add(scan)
         state.findings.removeAll(keepingCapacity: true)
         try recognize(scan, into: &state.findings)
-        for candidate in EncodedText.candidates(in: scan) {
+        // A text already sensitive cannot become more so: its decoded forms are not read (their entities
+        // would only repeat what is known, at the cost of more passes).
+        let alreadySensitive = state.findings.contains { $0.level == .sensitive && !configuration.disabledKinds.contains($0.kind) }
+        // Encoded and disguised forms (base64, hex, percent and HTML escapes, ROT13, reversed or
+        // letter-for-digit numbers, spaced-out letters), one layer deep: what a recognizer finds in the
+        // decoded text is reported at the encoded span.
+        for candidate in alreadySensitive ? [] : DecodingLayers.candidates(in: scan) {
             var inner: [Finding] = []
             try recognize(TextScan(candidate.decoded), into: &inner)
-            for finding in inner { state.findings.append(Finding(kind: finding.kind, range: candidate.range, level: finding.level)) }
+            for finding in inner {
+                state.findings.append(Finding(kind: finding.kind, range: candidate.range, level: finding.level,
+                                              recognizer: candidate.layer + "/" + finding.recognizer))
+            }
         }
         for finding in state.findings where !configuration.disabledKinds.contains(finding.kind) {
             guard finding.range.lowerBound >= 0, finding.range.upperBound <= scan.bytes.count else {
                 throw .inconsistentFinding
             }
             // Findings point at the user's text, not at the normalized view.
-            let range = scan.normalized.originalRange(finding.range)
-            state.entities.append(DetectedEntity(kind: finding.kind, textIndex: index, range: range))
             state.privacy = max(state.privacy, finding.level)
+            guard state.entities.count < configuration.maxEntities else { state.omitted += 1; continue }
+            let range = scan.normalized.originalRange(finding.range)
+            state.entities.append(DetectedEntity(kind: finding.kind, textIndex: index, range: range, recognizer: finding.recognizer))
         }
     }
 
     private func recognize(_ scan: TextScan, into findings: inout [Finding]) throws(AnalysisFailure) {
-        for recognizer in recognizers { recognizer.scan(scan, into: &findings) }
+        for recognizer in recognizers {
+            let before = findings.count
+            recognizer.scan(scan, into: &findings)
+            for k in before..<findings.count where findings[k].recognizer.isEmpty { findings[k].recognizer = recognizer.name }
+        }
         for custom in configuration.customRecognizers {
+            let before = findings.count
             do { try custom.scan(scan, &findings) } catch { throw .recognizerFailed(custom.name) }
+            for k in before..<findings.count where findings[k].recognizer.isEmpty { findings[k].recognizer = custom.name }
         }
     }
 }

@@ -4,8 +4,10 @@ public struct Finding: Sendable, Hashable {
     public var kind: EntityKind
     public var range: Range<Int>
     public var level: PrivacyLevel
-    public init(kind: EntityKind, range: Range<Int>, level: PrivacyLevel? = nil) {
-        self.kind = kind; self.range = range; self.level = level ?? kind.privacy
+    /// Which recognizer (and rule or scheme) decided: "number", "identity:it-cf", "secret". Never the text.
+    public var recognizer: String
+    public init(kind: EntityKind, range: Range<Int>, level: PrivacyLevel? = nil, recognizer: String = "") {
+        self.kind = kind; self.range = range; self.level = level ?? kind.privacy; self.recognizer = recognizer
     }
 }
 

@@ -33,6 +33,12 @@ struct NormalizedTextBuilder {
             fold(scalar, at: i, inputLength: length)
             i += length
         }
+        // Look-alike letters of other scripts, per word (the whole word decides; see ConfusableSkeleton).
+        if ConfusableSkeleton.mayApply(output) {
+            let folded = ConfusableSkeleton.fold(output, origins)
+            output = folded.bytes
+            originList = Array(folded.origins.dropLast())
+        }
     }
 
     private mutating func ascii(_ byte: UInt8, at offset: Int) {

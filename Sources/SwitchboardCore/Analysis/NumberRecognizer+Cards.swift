@@ -16,7 +16,13 @@ extension NumberRecognizer {
                 if digits > 19 { break }
                 if digits >= 13 {
                     let range = groups[startIndex].start..<group.end
-                    if luhnValid(text, range), issuerPlausible(text, range) || glued || cardContext(text, range.lowerBound) {
+                    // An IMEI is Luhn-valid too, and starts like a card: its word makes it a device, not a card.
+                    // Without card words, an order, tracking or invoice word says the number is that (one in ten
+                    // random numbers passes Luhn).
+                    let context = glued || cardContext(text, range.lowerBound)
+                    let plausible = issuerPlausible(text, range) && !IdentityContext.shared.hasUnrelatedWord(text, before: range.lowerBound)
+                    if luhnValid(text, range), context || plausible,
+                       !IdentityNumberRecognizer.hasIMEIWord(text, before: range.lowerBound) {
                         findings.append(Finding(kind: .paymentCard, range: range))
                         return
                     }
@@ -26,12 +32,12 @@ extension NumberRecognizer {
         }
     }
 
-    /// Space and '-' join any groups; '.', '/', '_' only groups of four (a card written 4111.1111…), so
+    /// Space and '-' join any groups; '.', '/', '_' and unusual separators ('*') only groups of four (a card written 4111.1111…), so
     /// versions, dates and IP addresses are not read as cards.
     private static func isCardSeparator(_ group: Group) -> Bool {
         switch group.separator {
         case 0x20, 0x2D: true
-        case 0x2E, 0x2F, 0x5F: group.digits == 4
+        case 0x2E, 0x2F, 0x5F, 0x2A: group.digits == 4
         default: false
         }
     }

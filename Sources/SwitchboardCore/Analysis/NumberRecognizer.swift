@@ -58,12 +58,25 @@ public enum NumberRecognizer: Recognizer {
                 else if b == 0x28 || b == 0x29 { sep = 0x28 } else { break }
                 j += 1
             }
-            guard j > i, spaces <= 1, punctuation <= 1, ByteClass.isDigit(text.at(j)) else { break }
+            guard j > i, spaces <= 1, punctuation <= 1, ByteClass.isDigit(text.at(j)) else {
+                // Any other short separator (a bullet, a middle dot, " / ", a braille blank): up to three characters
+                // that are neither letters, digits nor clause punctuation. Marked '*': it joins only groups of four in a card.
+                if let next = otherSeparatorEnd(text, from: i) { separator = 0x2A; i = next; continue }
+                break
+            }
             if text.at(i) == 0x2E, spaces > 0 { break }  // ". " ends a sentence
             separator = sep == 0 ? 0x20 : sep
             i = j
         }
         return groups.last?.end ?? start
+    }
+
+    /// The start of the next digit group after an unusual separator (see `IdentityNumberRecognizer.joinable`).
+    private static func otherSeparatorEnd(_ text: TextScan, from end: Int) -> Int? {
+        var k = end
+        while k < text.bytes.count, k - end <= 12, !ByteClass.isASCIIAlphanumeric(text.bytes[k]) { k += 1 }
+        guard k > end, ByteClass.isDigit(text.at(k)), IdentityNumberRecognizer.joinable(text, end, k) else { return nil }
+        return k
     }
 
     /// Card or SSN words glued to the digits: "card4111…", "ssn078051120".

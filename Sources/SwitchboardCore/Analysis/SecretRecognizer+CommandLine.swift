@@ -32,7 +32,7 @@ extension SecretRecognizer {
         guard text.at(i) != 0x2D else { return nil }
         var end = runEnd(text, from: i)
         while end > i, isQuote(text.bytes[end - 1]) { end -= 1 }
-        guard end - i >= 3 else { return nil }
+        guard end - i >= 3, !SecretPlaceholder.isPlaceholder(text.bytes[i..<end]) else { return nil }
         let word = text.wordIndex(atOrAfter: i)
         if word < text.words.count, text.words[word].start == i, text.words[word].end == end,
            !text.words[word].lexicon.isDisjoint(with: [.notAValue, .english]) { return nil }

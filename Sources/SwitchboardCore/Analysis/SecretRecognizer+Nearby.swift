@@ -25,7 +25,8 @@ extension SecretRecognizer {
                 let end = runEnd(text, from: start)
                 let token = trimmed(text, start..<end)
                 if !token.isEmpty, !previousWordIsAccount,
-                   (strong && looksLikePassword(text, token) && !isWord(text, token)) || isHighEntropyKey(text, token) {
+                   (strong && looksLikePassword(text, token) && !isWord(text, token)) || isHighEntropyKey(text, token),
+                   !SecretPlaceholder.isPlaceholder(text.bytes[token]) {
                     findings.append(Finding(kind: .secret, range: word.start..<token.upperBound))
                     break
                 }
@@ -77,6 +78,10 @@ extension SecretRecognizer {
             }
         }
         let sample = min(range.count, 32)
+        // Hex keys and tokens have only sixteen symbols: ten or more distinct among 24+ characters.
+        if range.count >= 24, range.allSatisfy({ DecodingLayers.isHex(text.bytes[$0]) }) {
+            return letters >= 2 && digits >= 2 && distinct >= 10
+        }
         return letters >= 2 && digits >= 2 && distinct * 10 >= sample * 6
     }
 }

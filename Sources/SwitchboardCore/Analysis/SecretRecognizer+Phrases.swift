@@ -37,7 +37,10 @@ extension SecretRecognizer {
             } else {
                 accepted = (qualified || value.assigned) && looksLikeKey(text, range)
             }
-            if accepted { findings.append(Finding(kind: .secret, range: word.start..<max(range.upperBound, word.end))) }
+            // Placeholders, variable references and documented defaults carry no secret.
+            if accepted, !SecretPlaceholder.isPlaceholder(text.bytes[range]), !SecretPlaceholder.isDocumentedDefault(text, range) {
+                findings.append(Finding(kind: .secret, range: word.start..<max(range.upperBound, word.end)))
+            }
         }
     }
 

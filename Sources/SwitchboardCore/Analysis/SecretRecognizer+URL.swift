@@ -21,8 +21,9 @@ extension SecretRecognizer {
                 if b == 0x3A, at == nil, colon == nil { colon = end }
                 end += 1
             }
-            if let at, at > start {
-                let hasPassword = colon.map { $0 + 1 < at } ?? false
+            // A placeholder password (`redis://:${REDIS_PASSWORD}@host`) is a template, not a credential.
+            if let at, at > start, !(colon.map { $0 + 1 < at && SecretPlaceholder.isPlaceholder(bytes[($0 + 1)..<at]) } ?? false) {
+                let hasPassword = colon.map { $0 + 1 < at && !SecretPlaceholder.isPlaceholder(bytes[($0 + 1)..<at]) } ?? false
                 if hasPassword || looksLikeKey(text, start..<at) && !text.bytes[start..<at].contains(0x2E) {
                     var schemeStart = i
                     while schemeStart > 0, isKeyByte(bytes[schemeStart - 1]) { schemeStart -= 1 }

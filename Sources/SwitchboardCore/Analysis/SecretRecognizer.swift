@@ -13,6 +13,7 @@ public enum SecretRecognizer: Recognizer {
         scanCommandLines(text, into: &findings)
         scanUnspacedPhrases(text, into: &findings)
         scanNearbyTokens(text, into: &findings)
+        scanShapes(text, into: &findings)
     }
 
     static func hasPrefix(_ text: TextScan, _ prefix: [UInt8], at i: Int) -> Bool {

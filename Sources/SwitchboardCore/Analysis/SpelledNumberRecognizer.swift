@@ -5,10 +5,29 @@
 public enum SpelledNumberRecognizer: Recognizer {
     public static let kinds: Set<EntityKind> = [.paymentCard, .nationalID, .phone]
 
+    /// Digit words zero to nine, per language (accents as people type them; the normalizer drops them).
+    /// Words that are also common function words ("un", "une", "en", "i") are left out.
+    static let digitWords: [String] = [
+        "zero one two three four five six seven eight nine",  // en
+        "cero uno dos tres cuatro cinco seis siete ocho nueve",  // es
+        "zéro _ deux trois quatre cinq six sept huit neuf",  // fr
+        "null eins zwei drei vier fünf sechs sieben acht neun",  // de
+        "zero uno due tre quattro cinque sei sette otto nove",  // it
+        "zero um dois três quatro cinco seis sete oito nove",  // pt
+        "nul één twee drie vier vijf zes zeven acht negen",  // nl
+        "ноль один два три четыре пять шесть семь восемь девять",  // ru
+        "zero jeden dwa trzy cztery pięć sześć siedem osiem dziewięć",  // pl
+        "sıfır bir iki üç dört beş altı yedi sekiz dokuz",  // tr
+        "noll ett två tre fyra fem sex sju åtta nio",  // sv
+    ]
+
     private static let values: [UInt64: UInt8] = {
         var table: [UInt64: UInt8] = [:]
-        for (value, word) in ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"].enumerated() {
-            table[Lexicon.hash(of: word)] = UInt8(value)
+        for line in digitWords {
+            for (value, word) in line.split(separator: " ").enumerated() where word != "_" {
+                let hash = Lexicon.hash(of: String(word))
+                if table[hash] == nil { table[hash] = UInt8(value) }
+            }
         }
         table[Lexicon.hash(of: "oh")] = 0
         return table
@@ -37,7 +56,7 @@ public enum SpelledNumberRecognizer: Recognizer {
 
     private static func digit(_ text: TextScan, _ word: TextScan.Word) -> UInt8? {
         if word.isNumber, word.length == 1 { return text.bytes[word.start] &- 0x30 }
-        guard word.isAlphabetic, word.length <= 5 else { return nil }
+        guard word.isAlphabetic, word.length <= 16 else { return nil }
         return values[word.hash]
     }
 

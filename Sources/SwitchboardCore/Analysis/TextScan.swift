@@ -3,16 +3,26 @@
 /// letters; each carries the lexicon flags of its lowercased form and the sentence it belongs to.
 public struct TextScan: Sendable {
     public struct Word: Sendable, Hashable {
-        public var start: Int
-        public var end: Int
+        // 32-bit storage (texts are at most a few megabytes): 40 bytes a word instead of 64, so a 4 MB text
+        // of one-letter words stays well under the analyzer's memory bound.
+        private var start32: Int32, end32: Int32, sentence32: Int32, letters32: Int32, digits32: Int32
         public var lexicon: Lexicon
         /// Hash of the lowercased word without apostrophes (`Lexicon.hash(of:)`).
         public var hash: UInt64
-        public var sentence: Int
-        public var letters: Int
-        public var digits: Int
         /// First byte is an ASCII capital.
         public var isCapitalized: Bool
+
+        public init(start: Int, end: Int, lexicon: Lexicon, hash: UInt64, sentence: Int, letters: Int, digits: Int, isCapitalized: Bool) {
+            start32 = Int32(clamping: start); end32 = Int32(clamping: end); sentence32 = Int32(clamping: sentence)
+            letters32 = Int32(clamping: letters); digits32 = Int32(clamping: digits)
+            self.lexicon = lexicon; self.hash = hash; self.isCapitalized = isCapitalized
+        }
+
+        public var start: Int { get { Int(start32) } set { start32 = Int32(clamping: newValue) } }
+        public var end: Int { get { Int(end32) } set { end32 = Int32(clamping: newValue) } }
+        public var sentence: Int { get { Int(sentence32) } set { sentence32 = Int32(clamping: newValue) } }
+        public var letters: Int { get { Int(letters32) } set { letters32 = Int32(clamping: newValue) } }
+        public var digits: Int { get { Int(digits32) } set { digits32 = Int32(clamping: newValue) } }
         public var length: Int { end - start }
         public var isNumber: Bool { letters == 0 && digits > 0 }
         public var isAlphabetic: Bool { digits == 0 && letters > 0 }
@@ -35,7 +45,9 @@ public struct TextScan: Sendable {
     public init(_ normalized: NormalizedText) {
         self.normalized = normalized
         bytes = normalized.bytes
-        words.reserveCapacity(bytes.count / 5 + 1)
+        // At most one word per two bytes: reserving that once avoids the doubling copies of a growing array
+        // (untouched capacity costs no memory).
+        words.reserveCapacity(bytes.count / 2 + 1)
         tokenize()
     }
 
