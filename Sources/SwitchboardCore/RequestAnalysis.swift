@@ -26,14 +26,24 @@ public enum EntityKind: String, Sendable, Hashable, Codable, CaseIterable {
     case dateOfBirth = "date_of_birth"
     case personalContext = "personal_context"
     case personalMemory = "personal_memory"
+    /// GDPR article 9 data other than health: sexual orientation, gender identity, religion, politics,
+    /// trade-union membership, and criminal record, immigration status, ethnicity, genetic data.
+    case specialCategory = "special_category"
+    /// Where a person lives, precisely: home coordinates, the home network's public IP address.
+    case location
 
     public var privacy: PrivacyLevel {
         switch self {
-        case .paymentCard, .nationalID, .iban, .secret, .passport, .health: .sensitive
-        case .email, .phone, .streetAddress, .dateOfBirth, .personalMemory: .personal
+        case .paymentCard, .nationalID, .iban, .secret, .passport, .health, .specialCategory: .sensitive
+        case .email, .phone, .streetAddress, .dateOfBirth, .personalMemory, .location: .personal
         case .personalContext: .contextual
         }
     }
+
+    /// Health and the special categories are about a person by construction (a recognizer only reports
+    /// them tied to one), so no finding of these kinds may lower the level below sensitive, whatever level
+    /// a recognizer (built-in or an app's) attached to it: `contextual` would let them reach any remote.
+    public var isSpecialCategory: Bool { self == .health || self == .specialCategory }
 }
 
 public struct DetectedEntity: Sendable, Hashable {

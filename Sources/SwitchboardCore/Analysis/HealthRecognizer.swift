@@ -10,6 +10,13 @@ public enum HealthRecognizer: Recognizer {
     private static let onHash = Lexicon.hash(of: "on")
 
     public static func scan(_ text: TextScan, into findings: inout [Finding]) {
+        let before = findings.count
+        scanTerms(text, into: &findings)
+        // Fiction and public figures' public facts stay public (the special-category tables know the cues).
+        if findings.count > before, SpecialCategoryRecognizer.clearsHealthFindings(text) { findings.removeSubrange(before...) }
+    }
+
+    private static func scanTerms(_ text: TextScan, into findings: inout [Finding]) {
         scanUnspaced(text, into: &findings)
         let words = text.words
         guard !words.isEmpty, !text.allFlags.isDisjoint(with: [.condition, .medication, .healthStrong, .testResult]) else { return }
