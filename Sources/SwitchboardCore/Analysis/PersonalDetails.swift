@@ -171,10 +171,18 @@ enum PersonalDetails {
             guard inSentence.contains(where: { $0.roles.contains(.selfReference) }),
                   words.contains(where: { $0.sentence == sentence && $0.digits > 0 }) else { continue }
             let hasCurrency = inSentence.contains { $0.roles.contains(.currency) } || hasCurrencySign(text, sentence: sentence)
+                || words.contains { $0.sentence == sentence && isThousands(text, $0) }
             guard hasCurrency else { continue }
             findings.append(Finding(kind: .personalContext, range: cue.start..<cue.end, level: .personal))
             return
         }
+    }
+
+    /// "60k", "15K", "2m": an amount written with a thousands or millions suffix.
+    private static func isThousands(_ text: TextScan, _ word: TextScan.Word) -> Bool {
+        guard word.digits > 0, word.letters == 1, word.length == word.digits + 1 else { return false }
+        let last = text.bytes[word.end - 1] | 0x20
+        return last == 0x6B || last == 0x6D
     }
 
     /// '$', '£', '€', '¥', '₹' in the sentence.

@@ -48,6 +48,20 @@ extension SpecialCategoryLanguage {
             episodes screenplay anime manga netflix hbo tv the_show tv_show tv_series the_series the_film the_movie \
             movie movies film films roleplay fanfic fanfiction
             """),
+        // Question words of every language are never names ("Wat is autisme?"); "Mi a rák?" and "Co je
+        // rakovina?" are questions, not "my" and "je" (I).
+        (.generic, """
+            what how why when which who quel quelle quels comment pourquoi was wie warum welche welcher wat hoe \
+            waarom welke cosa come quale quali cual cuales como jak dlaczego czy что как почему какие каковы \
+            nasil neden hangi mik miert hogyan vad hur varfor hvad hvordan hvorfor mika miksi miten τι πως γιατι \
+            ποια ποιος cum
+            """),
+        (.generic, "mi_a mi_az co_je co_to"),
+        // Animals: a term after one is the pet's ("my cat has diabetes").
+        (.topic, """
+            cat cats dog dogs puppy kitten pet pets horse vet veterinarian parrot rabbit hamster perro gato \
+            mascota chien hund katze haustier cane gatto cachorro cao hond kat pies kot кот кошка собака
+            """),
         (.doseUnit, "mg mcg ug µg μg ml iu units unit ui ie мг мкг мл 毫克 ミリグラム 밀리그램"),
     ])
 
@@ -71,13 +85,13 @@ extension SpecialCategoryLanguage {
         (.topic, """
             about regarding question questions research researching reading studying studied studies biology essay article lecture \
             learn learning history explain explaining writing curious topic presentation documentary podcast \
-            quiz exam homework thesis
+            quiz exam homework thesis understand understanding wondering interested
             """),
         (.publicFigure, """
             announced announces publicly public famous celebrity celebrities president senator congressman \
             congresswoman governor mayor actor actress singer rapper musician footballer athlete player star \
             king queen prince princess pope minister chancellor politician politicians legend icon billionaire \
-            ceo founder late
+            ceo founder late reportedly according rumored rumoured tabloid tabloids interview biography wikipedia
             """),
         (.week, "week weeks wk wks weeks"),
         (.numberWord, "one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen twenty thirty"),
@@ -89,7 +103,7 @@ extension SpecialCategoryLanguage {
             dialysis cirrhosis copd emphysema tuberculosis insulin-dependent obese obesity anemia anaemia \
             migraines thyroid hypothyroid* hyperthyroid* celiac coeliac diagnosed diagnosis biopsy chemotherapy \
             radiotherapy radiation_therapy mastectomy hysterectomy transplant pacemaker hospice palliative \
-            prostate_cancer covid long_covid
+            prostate_cancer covid long_covid syndrome disorder down_syndrome
             """),
         (.pregnancy, """
             pregnant pregnancy miscarriage miscarried abortion aborted stillbirth ectopic ivf trimester \
@@ -97,8 +111,9 @@ extension SpecialCategoryLanguage {
             """),
         (.mental, """
             depress* anxiety panic_attacks bipolar schizophreni* psychosis psychotic suicid* self-harm self_harm \
-            self-harming self_harming cutting_myself cut_myself kill_myself killing_myself end_my_life ending_my_life take_my_life taking_my_life hurt_myself hurting_myself harm_myself overdos* \
-            eating_disorder anorexi* bulimi* ptsd ocd adhd autis* asperger* psychiatric psychiatrist therapist \
+            self-harming self_harming cutting_myself cut_myself kill_myself killing_myself kill_herself killed_herself kill_himself killed_himself \
+            kill_themselves killed_themselves suicide_attempt end_my_life ending_my_life take_my_life taking_my_life hurt_myself hurting_myself harm_myself overdos* \
+            raped rape sexual_assault sexually_assaulted molested abused eating_disorder anorexi* bulimi* ptsd ocd adhd autis* asperger* psychiatric psychiatrist therapist \
             antidepress* hallucinat* insomnia trauma traumatized
             """),
         (.hiv, "hiv-positive hiv+ seropositive undetectable viral_load"),

@@ -71,7 +71,7 @@ extension SpecialCategoryRecognizer {
                 let anchor = hits[k]
                 guard !anchor.roles.isDisjoint(with: .anchors), sameSentence(anchor, term), !isGeneric(k) else { continue }
                 if anchor.roles.contains(.selfReference) {
-                    if k != index, isHypothetical(k) || hasTopic(between: k, index) { continue }
+                    if k != index, isHypothetical(k) || hasTopic(between: k, index) || isForeignI(anchor) { continue }
                     // A pronoun after the term ("kanker … saya", "for my class") counts unless the
                     // sentence has made the term a topic before it.
                     let inside = anchor.start >= term.start && anchor.end <= term.end  // "ending my life"
@@ -83,11 +83,39 @@ extension SpecialCategoryRecognizer {
                     if hasTopic(between: k, index) { continue }
                     return true
                 }
-                if anchor.roles.contains(.thirdPerson), health, !publicFigure, !isHypothetical(k), !hasTopic(between: k, index) {
+                // "she has", "he was": the pronoun is the subject of the term ("he diagnoses lupus" is the doctor).
+                if anchor.roles.contains(.thirdPerson), health, !publicFigure, !isHypothetical(k), !hasTopic(between: k, index),
+                   roles(ofWord: anchor.word + 1, sentence: text.words[anchor.word].sentence).contains(.haveBe)
+                    || roles(ofWord: anchor.word + 1, sentence: text.words[anchor.word].sentence).contains(.copula) {
                     return true
                 }
             }
             return health && !publicFigure && namesPerson(before: term)
+        }
+
+        /// A first-person word that is hypothetical, or followed in its sentence by a topic word.
+        func isClearedPronoun(_ index: Int) -> Bool {
+            if isHypothetical(index) { return true }
+            var k = index + 1
+            while k < hits.count, sameSentence(hits[k], hits[index]), hits[k].start <= hits[index].end + Self.byteWindow {
+                if hits[k].roles.contains(.topic) { return true }
+                k += 1
+            }
+            return false
+        }
+
+        private static let lowercaseI = Lexicon.hash(of: "i")
+
+        /// Lowercase "i" is the Italian article ("i sintomi") unless the text has other English words.
+        private func isForeignI(_ anchor: Hit) -> Bool {
+            let word = text.words[anchor.word]
+            guard word.hash == Self.lowercaseI, word.length == 1, text.bytes[word.start] == 0x69 else { return false }
+            var english = 0
+            for w in text.words where w.lexicon.contains(.english) {
+                english += 1
+                if english >= 3 { return false }
+            }
+            return true
         }
 
         /// A topic word earlier in the anchor's sentence.

@@ -62,11 +62,18 @@ public enum SpecialCategoryRecognizer: Recognizer {
 
     /// Whether a text is fiction, or about a public figure and not the speaker: the older health
     /// recognizer's findings are then dropped, as this recognizer's would be.
+    /// So is a text whose every first-person word is hypothetical or followed by a topic ("Can I get HIV
+    /// from kissing?", "If I'm pregnant, can I…", "I want to understand how antidepressants work") and
+    /// that has no other person in it.
     static func clearsHealthFindings(_ text: TextScan) -> Bool {
         var hits: [Hit] = []
         var all = SpecialRole()
         collect(text, SpecialVocabulary.shared, into: &hits, all: &all)
-        return all.contains(.fiction) || (all.contains(.publicFigure) && !all.contains(.selfReference))
+        if all.contains(.fiction) || (all.contains(.publicFigure) && !all.contains(.selfReference)) { return true }
+        guard all.contains(.selfReference), all.isDisjoint(with: [.relation, .clinical, .thirdPerson]) else { return false }
+        hits.sort { $0.start < $1.start }
+        let context = Context(text: text, hits: hits, publicFigure: false, clinicalNote: false)
+        return hits.indices.allSatisfy { !hits[$0].roles.contains(.selfReference) || context.isClearedPronoun($0) }
     }
 
     // MARK: - Collecting the words of the tables
@@ -110,7 +117,9 @@ public enum SpecialCategoryRecognizer: Recognizer {
                         roles |= probe(bytes, from: offset, to: word.end, v).roles
                     }
                 } else if let elided = elisionEnd(bytes, word) {
-                    roles |= probe(bytes, from: elided, to: word.end, v).roles  // "l'autismo", "d'origine"
+                    // "l'autismo", "d'origine", "l'HIV": the word after the elided article, stem or whole.
+                    let found = probe(bytes, from: elided, to: word.end, v, wholeWord: true)
+                    roles |= found.roles | v.exact.value(for: found.hash)
                 } else if ByteClass.isDigit(lead), word.letters > 0 {
                     // A number written onto its word: "9주차", "8일생", "5천만".
                     var i = word.start
@@ -156,7 +165,7 @@ public enum SpecialCategoryRecognizer: Recognizer {
     /// after three bytes.
     @inline(__always)
     static func probe(_ bytes: [UInt8], from: Int, to end: Int, _ v: SpecialVocabulary, hash seed: UInt64 = Lexicon.hashSeed,
-                      length seedLength: Int = 0) -> (roles: UInt64, end: Int, hash: UInt64, length: Int) {
+                      length seedLength: Int = 0, wholeWord: Bool = false) -> (roles: UInt64, end: Int, hash: UInt64, length: Int) {
         var hash = seed, n = seedLength, i = from, found: UInt64 = 0, matchEnd = from
         while i < end {
             let byte = bytes[i]
@@ -164,11 +173,11 @@ public enum SpecialCategoryRecognizer: Recognizer {
             if byte == 0xE2, i + 2 < end, bytes[i + 1] == 0x80, bytes[i + 2] == 0x99 { i += 3; continue }
             hash = Lexicon.hash(hash, ByteClass.isUpper(byte) ? byte | 0x20 : byte)
             n += 1; i += 1
-            if n == 3, seedLength == 0, !v.mayStart(hash) { return (found, matchEnd, hash, n) }
+            if n == 3, seedLength == 0, !wholeWord, !v.mayStart(hash) { return (found, matchEnd, hash, n) }
             if n < 64, v.lengths & (1 << UInt64(n)) != 0 {
                 let roles = v.prefix.value(for: hash)
                 if roles != 0 { found |= roles; matchEnd = i }
-            } else if n >= 64, seedLength == 0 {
+            } else if n >= 64, seedLength == 0, !wholeWord {
                 return (found, matchEnd, hash, n)
             }
         }
