@@ -17,7 +17,7 @@ extension SpecialCategoryLanguage {
             herpes clamidia esclerosis artritis infarto ictus quimio dialisis
             """),
         (.pregnancy, "embarazad* embarazo aborto abortar"),
-        (.mental, "depresi* ansiedad bipolar esquizofreni* suicid* autolesi* anorexi* bulimi* autism* tept toc"),
+        (.mental, "depresi* tdah ansiedad bipolar esquizofreni* suicid* autolesi* anorexi* bulimi* autism* tept toc"),
         (.hiv, "vih sida seropositiv*"),
         (.disability, "ciego ciega discapacidad discapacitad* sordo sorda silla_de paraplejic*"),
         (.addiction, "adiccion adicto adicta alcoholic* rehabilitacion desintoxicacion"),
@@ -50,7 +50,7 @@ extension SpecialCategoryLanguage {
             herpes chlamydia sclerose arthrite avc infarctus dialyse maladie_de
             """),
         (.pregnancy, "enceinte grossesse fausse_couche ivg avortement"),
-        (.mental, "depressi* anxiete bipolaire schizophren* suicid* scarifi* anorexi* boulimi* autis* tspt toc"),
+        (.mental, "depressi* tdah anxiete bipolaire schizophren* suicid* scarifi* anorexi* boulimi* autis* tspt toc"),
         (.hiv, "vih sida seropositi*"),
         (.disability, "aveugle malvoyant* sourd sourde handicap* fauteuil_roulant paraplegi*"),
         (.addiction, "addiction addict* alcoolique sevrage toxicomane"),
@@ -83,7 +83,7 @@ extension SpecialCategoryLanguage {
             herzinfarkt dialyse chemo*
             """),
         (.pregnancy, "schwanger* fehlgeburt abtreibung schwangerschaftsabbruch"),
-        (.mental, "depressi* angststorung* panikattack* bipolar* schizophren* suizid* selbstverletz* ritzen magersucht bulimi* autis* ptbs zwangsstorung*"),
+        (.mental, "depressi* adhs angststorung* panikattack* bipolar* schizophren* suizid* selbstverletz* ritzen magersucht bulimi* autis* ptbs zwangsstorung*"),
         (.hiv, "hiv-positiv aids"),
         (.disability, "blind sehbehindert* gehorlos* taub rollstuhl* behindert* behinderung schwerbehindert* querschnitt*"),
         (.addiction, "sucht* suchtig* alkoholiker* entzug* drogenabhangig*"),
@@ -237,7 +237,7 @@ extension SpecialCategoryLanguage {
             гипертони* гепатит* герпес* хламиди* инсульт* инфаркт* диализ* химиотерап*
             """),
         (.pregnancy, "беременн* выкидыш* аборт*"),
-        (.mental, "депресси* тревожн* биполярн* шизофрени* суицид* самоповрежд* анорекси* булими* аутизм*"),
+        (.mental, "депресси* сдвг аутист* тревожн* биполярн* шизофрени* суицид* самоповрежд* анорекси* булими* аутизм*"),
         (.hiv, "вич спид"),
         (.disability, "инвалид* слеп* глух*"),
         (.addiction, "зависимост* наркоман* алкоголик* реабилитаци*"),

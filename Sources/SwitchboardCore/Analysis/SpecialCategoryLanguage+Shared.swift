@@ -103,7 +103,9 @@ extension SpecialCategoryLanguage {
             dialysis cirrhosis copd emphysema tuberculosis insulin-dependent obese obesity anemia anaemia \
             migraines thyroid hypothyroid* hyperthyroid* celiac coeliac diagnosed diagnosis biopsy chemotherapy \
             radiotherapy radiation_therapy mastectomy hysterectomy transplant pacemaker hospice palliative \
-            prostate_cancer covid long_covid syndrome disorder down_syndrome
+            prostate_cancer covid long_covid syndrome disorder down_syndrome heart_disease heart_failure \
+            surgery allergic allergy allergies concussion menopause erectile_dysfunction impotence vasectomy \
+            hospitalized hospitalised
             """),
         (.pregnancy, """
             pregnant pregnancy miscarriage miscarried abortion aborted stillbirth ectopic ivf trimester \
