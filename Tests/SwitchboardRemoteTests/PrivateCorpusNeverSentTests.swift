@@ -5,15 +5,18 @@ import SwitchboardCore
 import SwitchboardTestKit
 @testable import SwitchboardRemote
 
-/// Every sensitive and personal line of the privacy corpus, sent the way `switchboard-bench ask` sends a
+/// Every sensitive and personal line of the privacy corpora, sent the way `switchboard-bench ask` sends a
 /// prompt (on-device model plus an OpenAI-compatible server, the server preferred): a recording server
 /// on loopback receives none of them, and does receive the public prompt sent last.
 @Suite("Private corpus never reaches a remote server")
 struct PrivateCorpusNeverSentTests {
+    /// Every corpus of `Tests/Fixtures/privacy/` (the original one and the health, special-category and
+    /// personal one).
     static let corpus: PrivacyCorpus = {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Fixtures/privacy/corpus.txt")
-        return (try? PrivacyCorpus(contentsOf: url)) ?? PrivacyCorpus(lines: [])
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/privacy")
+        let files = ["corpus.txt", "health-special-personal.txt"]
+        return PrivacyCorpus(lines: files.flatMap { (try? PrivacyCorpus(contentsOf: folder.appendingPathComponent($0)))?.lines ?? [] })
     }()
 
     @Test func recordingServerReceivesNoPrivateLine() async throws {
@@ -26,7 +29,7 @@ struct PrivateCorpusNeverSentTests {
         let coordinator = Coordinator(providers: [local, remote], configuration: SwitchboardConfiguration(cacheEnabled: false),
                                       clock: ImmediateClock(), audit: audit)
         let privateLines = Self.corpus.lines.filter { $0.label >= .personal }
-        #expect(privateLines.count >= 300)
+        #expect(privateLines.count >= 600)
         for line in privateLines {
             let response = try await coordinator.respond(to: GenerationRequest(prompt: line.text, maxTokens: 8,
                                                                               preferredProviders: [remote.id]))

@@ -9,7 +9,7 @@ enum PersonalDetails {
 
     static func scan(_ text: TextScan, _ hits: [Hit], _ all: SpecialRole, into findings: inout [Finding]) {
         let before = findings.count
-        if all.contains(.birth), text.digitCount > 0 { birthDates(text, hits, into: &findings) }
+        if all.contains(.birth), text.digitCount > 0 || all.contains(.numberWord) { birthDates(text, hits, spelledDays: all.contains(.selfReference), into: &findings) }
         if all.contains(.home), text.digitCount >= 4 { homeLocations(text, into: &findings) }
         if all.contains(.plate), text.digitCount > 0 { plates(text, hits, into: &findings) }
         if all.contains(.finance), text.digitCount > 0, all.contains(.selfReference) { money(text, hits, into: &findings) }
@@ -20,7 +20,7 @@ enum PersonalDetails {
 
     // MARK: Dates of birth
 
-    private static func birthDates(_ text: TextScan, _ hits: [Hit], into findings: inout [Finding]) {
+    private static func birthDates(_ text: TextScan, _ hits: [Hit], spelledDays: Bool, into findings: inout [Finding]) {
         if text.scripts.han + text.scripts.hangul > 0, let date = cjkDate(text) {
             findings.append(Finding(kind: .dateOfBirth, range: date)); return
         }
@@ -30,9 +30,12 @@ enum PersonalDetails {
             let low = max(0, cue.word - 7), high = min(words.count - 1, cue.word + 7)
             for month in hits where month.roles.contains(.month) && month.word >= low && month.word <= high {
                 guard words[month.word].sentence == sentence else { continue }
-                // A day or a year within two words of the month: "3 de marzo de 1985", "3. März 1985".
-                for k in max(0, month.word - 2)...min(words.count - 1, month.word + 2)
-                where words[k].isNumber && words[k].digits <= 4 && words[k].sentence == sentence {
+                // A day or a year within two words of the month: "3 de marzo de 1985", "3. März 1985",
+                // "the third of March".
+                let near = max(0, month.word - 2)...min(words.count - 1, month.word + 2)
+                // A spelled day only in a text about the speaker ("Born on the Fourth of July" is a film).
+                let spelled = spelledDays ? hits.first { $0.roles.contains(.numberWord) && near.contains($0.word) } : nil
+                for k in near where words[k].isNumber && words[k].digits <= 4 && words[k].sentence == sentence || spelled?.word == k {
                     findings.append(Finding(kind: .dateOfBirth, range: min(cue.start, words[k].start)..<max(cue.end, words[k].end)))
                     return
                 }

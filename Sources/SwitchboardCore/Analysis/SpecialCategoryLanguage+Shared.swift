@@ -94,7 +94,11 @@ extension SpecialCategoryLanguage {
             ceo founder late reportedly according rumored rumoured tabloid tabloids interview biography wikipedia
             """),
         (.week, "week weeks wk wks weeks"),
-        (.numberWord, "one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen twenty thirty"),
+        (.numberWord, """
+            one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen twenty thirty \
+            first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth fourteenth \
+            fifteenth sixteenth seventeenth eighteenth nineteenth twentieth thirtieth
+            """),
         (.condition, """
             diabet* prediabet* cancer* tumor* tumour* leukemi* leukaemi* lymphoma* melanoma* carcinoma* sarcoma* \
             metasta* malignan* chemo asthma* epilep* seizure* dementia alzheimer* parkinson* hypertension \

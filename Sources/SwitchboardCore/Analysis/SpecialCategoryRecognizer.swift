@@ -180,6 +180,7 @@ public enum SpecialCategoryRecognizer: Recognizer {
             } else if n >= 64, seedLength == 0, !wholeWord {
                 return (found, matchEnd, hash, n)
             }
+            if n == 5, seedLength == 0, !wholeWord, !v.mayContinue(hash) { return (found, matchEnd, hash, n) }
         }
         return (found, matchEnd, hash, n)
     }

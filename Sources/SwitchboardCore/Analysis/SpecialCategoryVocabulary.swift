@@ -116,6 +116,9 @@ struct SpecialVocabulary: Sendable {
     let capitals: WordTable
     /// Bit `key(first three hashed bytes)` is set when some stem starts with those bytes.
     let starts: [UInt64]
+    /// Bit `key(first five hashed bytes)` is set when some stem longer than five bytes starts with them,
+    /// so a long word that shares only three bytes with a stem costs three lookups, not twenty.
+    let longStarts: [UInt64]
     /// Bit n is set when some stem (or phrase) is n hashed bytes long (n < 64).
     let lengths: UInt64
 
@@ -125,7 +128,7 @@ struct SpecialVocabulary: Sendable {
 
     init(languages: [SpecialCategoryLanguage]) {
         var exact: [UInt64: UInt64] = [:], prefix: [UInt64: UInt64] = [:], capitals: [UInt64: UInt64] = [:]
-        var starts = [UInt64](repeating: 0, count: 1024)
+        var starts = [UInt64](repeating: 0, count: 1024), longStarts = [UInt64](repeating: 0, count: 1024)
         var lengths: UInt64 = 0
         for language in languages {
             for (role, list) in language.entries {
@@ -152,6 +155,10 @@ struct SpecialVocabulary: Sendable {
                         lengths |= 1 << UInt64(bytes.count)
                         let key = Self.startKey(bytes.prefix(3).reduce(Lexicon.hashSeed) { Lexicon.hash($0, $1) })
                         starts[key >> 6] |= 1 << UInt64(key & 63)
+                        if bytes.count > 5 {
+                            let long = Self.startKey(bytes.prefix(5).reduce(Lexicon.hashSeed) { Lexicon.hash($0, $1) })
+                            longStarts[long >> 6] |= 1 << UInt64(long & 63)
+                        }
                     } else {
                         exact[hash, default: 0] |= role.rawValue
                     }
@@ -160,7 +167,7 @@ struct SpecialVocabulary: Sendable {
             }
         }
         self.exact = WordTable(exact); self.prefix = WordTable(prefix); self.capitals = WordTable(capitals)
-        self.starts = starts; self.lengths = lengths
+        self.starts = starts; self.longStarts = longStarts; self.lengths = lengths
     }
 
     /// The entry, and the entry with its first letter capitalized when normalization keeps that capital.
@@ -184,5 +191,10 @@ struct SpecialVocabulary: Sendable {
     @inline(__always) func mayStart(_ hash: UInt64) -> Bool {
         let key = Self.startKey(hash)
         return starts[key >> 6] & (1 << UInt64(key & 63)) != 0
+    }
+
+    @inline(__always) func mayContinue(_ hash: UInt64) -> Bool {
+        let key = Self.startKey(hash)
+        return longStarts[key >> 6] & (1 << UInt64(key & 63)) != 0
     }
 }
