@@ -61,6 +61,7 @@ import Testing
         "我妈妈得了乳腺癌",
         "제 아들은 자폐증이 있어요",
         "Sarah takes insulin twice a day",                    // a named person
+        "HbA1c 8.2%, should I worry?",                        // a lab value with its number, in a question
     ])
     func personTiedTermsAreSensitive(_ text: String) throws {
         #expect(try level(text) == .sensitive, "\(text)")

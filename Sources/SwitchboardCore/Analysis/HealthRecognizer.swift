@@ -91,7 +91,7 @@ public enum HealthRecognizer: Recognizer {
         if !w.lexicon.isDisjoint(with: person) { return true }
         // A name is no word of the special-category tables ("Wat", "Co", "Mik" are questions).
         return w.isCapitalized && w.isAlphabetic && w.lexicon.isEmpty && w.length >= 2
-            && SpecialVocabulary.shared.exact.value(for: w.hash) == 0
+            && SpecialVocabulary.shared.exact(w.hash) == 0
     }
 
     /// A test word shortly before a result word ("tested positive", "biopsy came back malignant"), reported

@@ -21,7 +21,8 @@ extension SpecialCategoryRecognizer {
             let kind: EntityKind = health ? .health : .specialCategory
             if categories.contains(.pregnancy), countsWeeks(near: index) { return kind }
             if health, clinicalNote || isLabelledCode(term) { return kind }
-            return isAnchored(index, health: health) ? kind : nil
+            // A lab value with its number is the asker's even in a question ("If my A1c is 6.9, am I diabetic?").
+            return isAnchored(index, health: health, concrete: categories.contains(.lab)) ? kind : nil
         }
 
         /// Indices of the hits in the term's window.
@@ -65,13 +66,13 @@ extension SpecialCategoryRecognizer {
             return false
         }
 
-        private func isAnchored(_ index: Int, health: Bool) -> Bool {
+        private func isAnchored(_ index: Int, health: Bool, concrete: Bool) -> Bool {
             let term = hits[index]
             for k in window(index) {
                 let anchor = hits[k]
                 guard !anchor.roles.isDisjoint(with: .anchors), sameSentence(anchor, term), !isGeneric(k) else { continue }
                 if anchor.roles.contains(.selfReference) {
-                    if k != index, isHypothetical(k) || hasTopic(between: k, index) || isForeignI(anchor) { continue }
+                    if k != index, (isHypothetical(k) && !concrete) || hasTopic(between: k, index) || isForeignI(anchor) { continue }
                     // A pronoun after the term ("kanker … saya", "for my class") counts unless the
                     // sentence has made the term a topic before it.
                     let inside = anchor.start >= term.start && anchor.end <= term.end  // "ending my life"

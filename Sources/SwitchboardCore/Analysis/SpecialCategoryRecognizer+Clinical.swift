@@ -73,11 +73,11 @@ enum ClinicalShapes {
             while i < word.end, ByteClass.isDigit(b[i]) || b[i] == 0x2C { i += 1 }
             var hash = Lexicon.hashSeed
             for k in i..<word.end { hash = Lexicon.hash(hash, ByteClass.isUpper(b[k]) ? b[k] | 0x20 : b[k]) }
-            return SpecialRole(rawValue: v.exact.value(for: hash)).contains(.doseUnit)
+            return SpecialRole(rawValue: v.exact(hash)).contains(.doseUnit)
         }
         guard index + 1 < text.words.count else { return false }
         let next = text.words[index + 1]
-        return next.start - word.end <= 2 && SpecialRole(rawValue: v.exact.value(for: next.hash)).contains(.doseUnit)
+        return next.start - word.end <= 2 && SpecialRole(rawValue: v.exact(next.hash)).contains(.doseUnit)
     }
 
     /// A word of six letters or more ending like a drug name, within three words of the dose.

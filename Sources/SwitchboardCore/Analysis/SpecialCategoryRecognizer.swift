@@ -83,7 +83,7 @@ public enum SpecialCategoryRecognizer: Recognizer {
         let mayBeUnspaced = text.scripts.han + text.scripts.kana > 0
         for index in words.indices {
             let word = words[index]
-            var roles = v.exact.value(for: word.hash)
+            var roles = v.exact(word.hash)
             if word.isCapitalized, word.length <= 6, isAllCapitals(bytes, word) { roles |= v.capitals.value(for: word.hash) }
             let lead = bytes[word.start]
             if mayBeUnspaced, word.letters > 0, hasUnspacedScript(bytes, word) {
@@ -97,7 +97,7 @@ public enum SpecialCategoryRecognizer: Recognizer {
                         while end < word.end, ByteClass.isASCIIAlphanumeric(bytes[end]) {
                             hash = Lexicon.hash(hash, ByteClass.isUpper(bytes[end]) ? bytes[end] | 0x20 : bytes[end]); end += 1
                         }
-                        let exact = v.exact.value(for: hash) & ~SpecialRole.phraseStart.rawValue
+                        let exact = v.exact(hash) & ~SpecialRole.phraseStart.rawValue
                         if exact != 0 { found.roles |= exact; found.end = max(found.end, end) }
                     }
                     if found.roles != 0 {
@@ -119,7 +119,7 @@ public enum SpecialCategoryRecognizer: Recognizer {
                 } else if let elided = elisionEnd(bytes, word) {
                     // "l'autismo", "d'origine", "l'HIV": the word after the elided article, stem or whole.
                     let found = probe(bytes, from: elided, to: word.end, v, wholeWord: true)
-                    roles |= found.roles | v.exact.value(for: found.hash)
+                    roles |= found.roles | v.exact(found.hash)
                 } else if ByteClass.isDigit(lead), word.letters > 0 {
                     // A number written onto its word: "9주차", "8일생", "5천만".
                     var i = word.start
@@ -149,7 +149,7 @@ public enum SpecialCategoryRecognizer: Recognizer {
                   bytes[words[j].end] == 0x20 || bytes[words[j].end] == 0x2D else { return }
             let found = probe(bytes, from: next.start, to: next.end, v, hash: Lexicon.hash(hash, 0x20), length: length + 1)
             hash = found.hash; length = found.length
-            let exact = v.exact.value(for: hash)
+            let exact = v.exact(hash)
             let roles = (found.roles | exact) & ~SpecialRole.phraseStart.rawValue
             if roles != 0 {
                 let r = SpecialRole(rawValue: roles)

@@ -110,7 +110,10 @@ public struct SpecialCategoryLanguage: Sendable {
 /// The merged lookup tables of every language: exact words by hash, prefix stems by the hash of their
 /// bytes, a bitmap of stems' first three bytes so most words cost one probe, and the stem lengths present.
 struct SpecialVocabulary: Sendable {
-    let exact: WordTable
+    private let exactTable: WordTable
+    /// Bit `key(hash)` is set for every exact word: most words of a text are in no table, and this 8 KB
+    /// bitmap stays in L1 where the table (tens of KB) would not.
+    private let exactBits: [UInt64]
     let prefix: WordTable
     /// Words that only count in capitals ("SI" suicidal ideation, not Spanish "si").
     let capitals: WordTable
@@ -166,7 +169,12 @@ struct SpecialVocabulary: Sendable {
                 }
             }
         }
-        self.exact = WordTable(exact); self.prefix = WordTable(prefix); self.capitals = WordTable(capitals)
+        var exactBits = [UInt64](repeating: 0, count: 1024)
+        for key in exact.keys {
+            let bit = Self.startKey(key)
+            exactBits[bit >> 6] |= 1 << UInt64(bit & 63)
+        }
+        self.exactTable = WordTable(exact); self.exactBits = exactBits; self.prefix = WordTable(prefix); self.capitals = WordTable(capitals)
         self.starts = starts; self.longStarts = longStarts; self.lengths = lengths
     }
 
@@ -186,6 +194,13 @@ struct SpecialVocabulary: Sendable {
     static func isUnspaced(_ entry: String) -> Bool {
         guard let scalar = entry.unicodeScalars.first else { return false }
         return (0x3040...0x9FFF).contains(scalar.value)
+    }
+
+    /// The roles of an exact word (or phrase) by its hash.
+    @inline(__always) func exact(_ hash: UInt64) -> UInt64 {
+        let bit = Self.startKey(hash)
+        guard exactBits[bit >> 6] & (1 << UInt64(bit & 63)) != 0 else { return 0 }
+        return exactTable.value(for: hash)
     }
 
     @inline(__always) func mayStart(_ hash: UInt64) -> Bool {
