@@ -22,9 +22,9 @@ public struct ContentAnalyzer: Sendable {
     }
 
     /// The built-in recognizers, called through a switch (closures cost a retain and a release
-    /// each, once per recognizer per text).
+    /// each, eight times per text).
     private enum BuiltIn: CaseIterable {
-        case number, spelledNumber, iban, secret, identity, health, special, email, personal
+        case number, spelledNumber, iban, secret, identity, health, email, personal
 
         var kinds: Set<EntityKind> {
             switch self {
@@ -33,8 +33,7 @@ public struct ContentAnalyzer: Sendable {
             case .iban: IBANRecognizer.kinds
             case .secret: SecretRecognizer.kinds
             case .identity: IdentityRecognizer.kinds
-            case .health: HealthRecognizer.kinds
-            case .special: SpecialCategoryRecognizer.kinds
+            case .health: SpecialCategoryRecognizer.kinds
             case .email: EmailRecognizer.kinds
             case .personal: PersonalRecognizer.kinds
             }
@@ -47,8 +46,8 @@ public struct ContentAnalyzer: Sendable {
             case .iban: IBANRecognizer.scan(text, into: &findings)
             case .secret: SecretRecognizer.scan(text, into: &findings)
             case .identity: IdentityRecognizer.scan(text, into: &findings)
-            case .health: HealthRecognizer.scan(text, into: &findings)
-            case .special: SpecialCategoryRecognizer.scan(text, into: &findings)
+            // Health, the special categories and the personal details their tables cue, in one pass.
+            case .health: SpecialCategoryRecognizer.scan(text, into: &findings)
             case .email: EmailRecognizer.scan(text, into: &findings)
             case .personal: PersonalRecognizer.scan(text, into: &findings)
             }

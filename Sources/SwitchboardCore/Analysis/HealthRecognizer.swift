@@ -16,7 +16,8 @@ public enum HealthRecognizer: Recognizer {
         if findings.count > before, SpecialCategoryRecognizer.clearsHealthFindings(text) { findings.removeSubrange(before...) }
     }
 
-    private static func scanTerms(_ text: TextScan, into findings: inout [Finding]) {
+    /// The rules without the clearing cues (`SpecialCategoryRecognizer` applies them on its own pass).
+    static func scanTerms(_ text: TextScan, into findings: inout [Finding]) {
         scanUnspaced(text, into: &findings)
         let words = text.words
         guard !words.isEmpty, !text.allFlags.isDisjoint(with: [.condition, .medication, .healthStrong, .testResult]) else { return }

@@ -6,6 +6,7 @@
 enum PersonalDetails {
     typealias Hit = SpecialCategoryRecognizer.Hit
     static let cues: SpecialRole = [.birth, .finance, .home, .plate, .employer, .school]
+    static let maxFindings = 8
 
     static func scan(_ text: TextScan, _ hits: [Hit], _ all: SpecialRole, into findings: inout [Finding]) {
         let before = findings.count
@@ -15,7 +16,7 @@ enum PersonalDetails {
         if all.contains(.finance), text.digitCount > 0, all.contains(.selfReference) { money(text, hits, into: &findings) }
         if all.contains(.employer) { employers(text, hits, into: &findings) }
         if all.contains(.school), all.contains(.child), all.contains(.selfReference) { schools(text, hits, into: &findings) }
-        if findings.count - before > 8 { findings.removeSubrange((before + 8)...) }
+        if findings.count - before > maxFindings { findings.removeSubrange((before + maxFindings)...) }
     }
 
     // MARK: Dates of birth

@@ -19,10 +19,13 @@ public enum SpecialCategoryRecognizer: Recognizer {
         var roles: SpecialRole
     }
 
-    /// Findings per text from this recognizer: enough to point at the data, bounded on hostile input.
+    /// Health and special-category findings per text (the older rules' included): enough to point at
+    /// the data, bounded on hostile input. Personal details add at most `PersonalDetails.maxFindings`.
     static let maxFindings = 32
     private static let termRoles = SpecialRole.categories.union([.partyWord, .unionWord])
 
+    /// The analyzer's health pass: this recognizer and `HealthRecognizer`'s rules over one collection of
+    /// table words, the older rules' findings dropped when the clearing cues say so.
     public static func scan(_ text: TextScan, into findings: inout [Finding]) {
         guard !text.words.isEmpty else { return }
         let vocabulary = SpecialVocabulary.shared
@@ -30,20 +33,25 @@ public enum SpecialCategoryRecognizer: Recognizer {
         var all = SpecialRole()
         collect(text, vocabulary, into: &hits, all: &all)
         if text.digitCount > 0 { ClinicalShapes.scan(text, vocabulary, hits: &hits, all: &all) }
+        // Hits come in text order except the clinical shapes'; sort only then.
+        if !hits.indices.dropFirst().allSatisfy({ hits[$0 - 1].start <= hits[$0].start }) { hits.sort { $0.start < $1.start } }
+        let before = findings.count
+        HealthRecognizer.scanTerms(text, into: &findings)
+        if findings.count > before, clearsHealthFindings(text, hits, all) { findings.removeSubrange(before...) }
+        if findings.count - before > maxFindings { findings.removeSubrange((before + maxFindings)...) }
+        var emitted = findings.count - before
         guard !all.isDisjoint(with: termRoles.union(PersonalDetails.cues)) else { return }
-        hits.sort { $0.start < $1.start }
         if !all.isDisjoint(with: PersonalDetails.cues) { PersonalDetails.scan(text, hits, all, into: &findings) }
         guard !all.isDisjoint(with: termRoles), !all.contains(.fiction) else { return }
         let context = Context(text: text, hits: hits, publicFigure: all.contains(.publicFigure),
                               clinicalNote: all.contains(.clinical) && isClinicalNote(text, hits))
-        var emitted = 0
         for index in hits.indices where !hits[index].roles.isDisjoint(with: termRoles) {
+            if emitted >= maxFindings { return }
             guard let kind = context.kind(ofTermAt: index) else { continue }
             let range = hits[index].start..<hits[index].end
             if findings.recentlyOverlap(range) { continue }
             findings.append(Finding(kind: kind, range: range, level: .sensitive))
             emitted += 1
-            if emitted >= maxFindings { return }
         }
     }
 
@@ -69,9 +77,14 @@ public enum SpecialCategoryRecognizer: Recognizer {
         var hits: [Hit] = []
         var all = SpecialRole()
         collect(text, SpecialVocabulary.shared, into: &hits, all: &all)
+        hits.sort { $0.start < $1.start }
+        return clearsHealthFindings(text, hits, all)
+    }
+
+    /// `hits` sorted by start.
+    private static func clearsHealthFindings(_ text: TextScan, _ hits: [Hit], _ all: SpecialRole) -> Bool {
         if all.contains(.fiction) || (all.contains(.publicFigure) && !all.contains(.selfReference)) { return true }
         guard all.contains(.selfReference), all.isDisjoint(with: [.relation, .clinical, .thirdPerson]) else { return false }
-        hits.sort { $0.start < $1.start }
         let context = Context(text: text, hits: hits, publicFigure: false, clinicalNote: false)
         return hits.indices.allSatisfy { !hits[$0].roles.contains(.selfReference) || context.isClearedPronoun($0) }
     }
@@ -87,7 +100,13 @@ public enum SpecialCategoryRecognizer: Recognizer {
             if word.isCapitalized, word.length <= 6, isAllCapitals(bytes, word) { roles |= v.capitals.value(for: word.hash) }
             let lead = bytes[word.start]
             if mayBeUnspaced, word.letters > 0, hasUnspacedScript(bytes, word) {
-                // Han and kana runs: an entry may start at any character.
+                // Han and kana runs: an entry may start at any character. The whole word's own roles
+                // first, so hits stay in text order.
+                if roles & ~SpecialRole.phraseStart.rawValue != 0 {
+                    let r = SpecialRole(rawValue: roles & ~SpecialRole.phraseStart.rawValue)
+                    hits.append(Hit(start: word.start, end: word.end, word: index, roles: r)); all.formUnion(r)
+                    roles &= SpecialRole.phraseStart.rawValue
+                }
                 var i = word.start
                 while i < word.end {
                     var found = probe(bytes, from: i, to: word.end, v)
