@@ -62,6 +62,8 @@ import Testing
         "제 아들은 자폐증이 있어요",
         "Sarah takes insulin twice a day",                    // a named person
         "HbA1c 8.2%, should I worry?",                        // a lab value with its number, in a question
+        "Recently diagnosed with MS, what diet helps?",       // English drops the pronoun
+        "Been on Zoloft for 3 years",
     ])
     func personTiedTermsAreSensitive(_ text: String) throws {
         #expect(try level(text) == .sensitive, "\(text)")

@@ -81,6 +81,7 @@ extension SpecialCategoryLanguage {
             developed battles carries
             """),
         (.title, "mr mrs ms miss mx"),
+        (.droppedSubject, "been diagnosed started got had tested just recently newly currently finally still have_had"),
         (.hypothetical, "if whether can could should would might may do does did will suppose imagine say"),
         (.topic, """
             about regarding question questions research researching reading studying studied studies biology essay article lecture \

@@ -91,7 +91,30 @@ extension SpecialCategoryRecognizer {
                     return true
                 }
             }
-            return health && !publicFigure && namesPerson(before: term)
+            return health && (opensWithDroppedSubject(term) || !publicFigure && namesPerson(before: term))
+        }
+
+        /// The term's sentence opens with a pronoun-dropping word, and the term follows within eight words
+        /// with no topic word between ("Recently diagnosed with MS", "Been on Zoloft").
+        private func opensWithDroppedSubject(_ term: Hit) -> Bool {
+            let words = text.words
+            let sentence = words[term.word].sentence
+            var first = term.word
+            while first > 0, words[first - 1].sentence == sentence { first -= 1 }
+            guard term.word - first <= 8, term.word > first || term.start > words[first].start,
+                  roles(ofWord: first, sentence: sentence).contains(.droppedSubject) else { return false }
+            // "Diagnosed diabetes rates rose": a participle right before its noun is an adjective.
+            if words[first].hash == Self.diagnosedHash, term.word == first + 1 { return false }
+            var low = 0, high = hits.count
+            while low < high {
+                let mid = (low + high) / 2
+                if hits[mid].start < words[first].start { low = mid + 1 } else { high = mid }
+            }
+            while low < hits.count, hits[low].start < term.start {
+                if hits[low].roles.contains(.topic) || hits[low].roles.contains(.fiction) { return false }
+                low += 1
+            }
+            return true
         }
 
         /// A first-person word that is hypothetical, or followed in its sentence by a topic word.
@@ -106,6 +129,7 @@ extension SpecialCategoryRecognizer {
         }
 
         private static let lowercaseI = Lexicon.hash(of: "i")
+        private static let diagnosedHash = Lexicon.hash(of: "diagnosed")
 
         /// Lowercase "i" is the Italian article ("i sintomi") unless the text has other English words.
         private func isForeignI(_ anchor: Hit) -> Bool {

@@ -89,6 +89,10 @@ public struct SpecialRole: OptionSet, Sendable, Hashable {
     /// Month names in the European languages (CJK dates are read by their 年/月/日 shape).
     public static let month = SpecialRole(rawValue: 1 << 46)
 
+    /// "Been", "Diagnosed", "Started", "Just", "Recently" opening a sentence: English drops the pronoun
+    /// ("Been on Zoloft for 3 years", "Diagnosed with MS last year"), so the sentence is the speaker's.
+    public static let droppedSubject = SpecialRole(rawValue: 1 << 47)
+
     static let healthCategories: SpecialRole = [.condition, .medication, .pregnancy, .mental, .hiv, .disability, .addiction, .lab]
     static let specialCategories: SpecialRole = [.orientation, .gender, .religion, .politics, .union, .criminal, .immigration,
                                                  .ethnicity, .genetic]
