@@ -10,7 +10,9 @@ enum PersonalDetails {
 
     static func scan(_ text: TextScan, _ hits: [Hit], _ all: SpecialRole, into findings: inout [Finding]) {
         let before = findings.count
-        if all.contains(.birth), text.digitCount > 0 || all.contains(.numberWord) { birthDates(text, hits, spelledDays: all.contains(.selfReference), into: &findings) }
+        if all.contains(.birth), text.digitCount > 0 || all.contains(.numberWord) {
+            birthDates(text, hits, spelledDays: all.contains(.selfReference), into: &findings)
+        }
         if all.contains(.home), text.digitCount >= 4 { homeLocations(text, into: &findings) }
         if all.contains(.plate), text.digitCount > 0 { plates(text, hits, into: &findings) }
         if all.contains(.finance), text.digitCount > 0, all.contains(.selfReference) { money(text, hits, into: &findings) }

@@ -83,7 +83,10 @@ extension SpecialCategoryLanguage {
             herzinfarkt dialyse chemo*
             """),
         (.pregnancy, "schwanger* fehlgeburt abtreibung schwangerschaftsabbruch"),
-        (.mental, "depressi* adhs angststorung* panikattack* bipolar* schizophren* suizid* selbstverletz* ritzen magersucht bulimi* autis* ptbs zwangsstorung*"),
+        (.mental, """
+            depressi* adhs angststorung* panikattack* bipolar* schizophren* suizid* selbstverletz* ritzen magersucht bulimi* autis* ptbs \
+            zwangsstorung*
+            """),
         (.hiv, "hiv-positiv aids"),
         (.disability, "blind sehbehindert* gehorlos* taub rollstuhl* behindert* behinderung schwerbehindert* querschnitt*"),
         (.addiction, "sucht* suchtig* alkoholiker* entzug* drogenabhangig*"),
@@ -302,7 +305,10 @@ extension SpecialCategoryLanguage {
     ])
 
     static let finnish = SpecialCategoryLanguage(code: "fi", entries: [
-        (.selfReference, "mina minulla minun minua olen minulle aitini isani vaimoni mieheni poikani tyttareni aidillani isallani vaimollani miehellani pojallani tyttarellani"),
+        (.selfReference, """
+            mina minulla minun minua olen minulle aitini isani vaimoni mieheni poikani tyttareni aidillani isallani vaimollani miehellani \
+            pojallani tyttarellani
+            """),
         (.relation, "aitini isani vaimoni mieheni poikani tyttareni aidillani isallani vaimollani miehellani pojallani tyttarellani"),
         (.hypothetical, "jos voinko"),
         (.week, "viikko viikolla viikkoa viikon"),

@@ -119,8 +119,10 @@ extension SpecialCategoryLanguage {
         (.mental, """
             depress* anxiety panic_attacks bipolar schizophreni* psychosis psychotic suicid* self-harm self_harm \
             self-harming self_harming cutting_myself cut_myself kill_myself killing_myself kill_herself killed_herself kill_himself killed_himself \
-            kill_themselves killed_themselves suicide_attempt end_my_life ending_my_life take_my_life taking_my_life hurt_myself hurting_myself harm_myself overdos* \
-            raped rape sexual_assault sexually_assaulted molested abused eating_disorder anorexi* bulimi* ptsd ocd adhd autis* asperger* psychiatric psychiatrist therapist \
+            kill_themselves killed_themselves suicide_attempt end_my_life ending_my_life take_my_life taking_my_life hurt_myself \
+            hurting_myself harm_myself overdos* \
+            raped rape sexual_assault sexually_assaulted molested abused eating_disorder anorexi* bulimi* ptsd ocd adhd autis* asperger* \
+            psychiatric psychiatrist therapist \
             antidepress* hallucinat* insomnia trauma traumatized
             """),
         (.hiv, "hiv-positive hiv+ seropositive undetectable viral_load"),
