@@ -115,6 +115,10 @@ import Testing
         SpecialCategoryRecognizer.scan(TextScan(text), into: &findings)
         let bound = SpecialCategoryRecognizer.maxFindings + PersonalDetails.maxFindings
         #expect(!findings.isEmpty && findings.count <= bound)
+        // One sentence of terms and no person: every search stays in its window (this was quadratic once).
+        findings.removeAll()
+        SpecialCategoryRecognizer.scan(TextScan(String(repeating: "diabetes ", count: 20000)), into: &findings)
+        #expect(findings.isEmpty)
         let cjk = String(repeating: "我有糖尿病", count: 20000)
         findings.removeAll()
         SpecialCategoryRecognizer.scan(TextScan(cjk), into: &findings)

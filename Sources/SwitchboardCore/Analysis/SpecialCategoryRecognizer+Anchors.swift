@@ -100,8 +100,8 @@ extension SpecialCategoryRecognizer {
             let words = text.words
             let sentence = words[term.word].sentence
             var first = term.word
-            while first > 0, words[first - 1].sentence == sentence { first -= 1 }
-            guard term.word - first <= 8, term.word > first || term.start > words[first].start,
+            while first > 0, words[first - 1].sentence == sentence, term.word - first <= 8 { first -= 1 }
+            guard first == 0 || words[first - 1].sentence != sentence, term.word - first <= 8, term.word > first || term.start > words[first].start,
                   roles(ofWord: first, sentence: sentence).contains(.droppedSubject) else { return false }
             // "Diagnosed diabetes rates rose": a participle right before its noun is an adjective.
             if words[first].hash == Self.diagnosedHash, term.word == first + 1 { return false }
@@ -250,8 +250,9 @@ extension SpecialCategoryRecognizer {
                 let mid = (low + high) / 2
                 if hits[mid].start < word.start { low = mid + 1 } else { high = mid }
             }
+            // The hits starting at the word itself (a run of Han text holds many more, inside it).
             var roles = SpecialRole()
-            while low < hits.count, hits[low].start < word.end {
+            while low < hits.count, hits[low].start == word.start {
                 if hits[low].word == index { roles.formUnion(hits[low].roles) }
                 low += 1
             }
