@@ -34,14 +34,25 @@ public enum EntityKind: String, Sendable, Hashable, Codable, CaseIterable {
     case deviceID = "device_id"
     /// A vehicle identification number (VIN).
     case vehicleID = "vehicle_id"
+    /// GDPR article 9 data other than health: sexual orientation, gender identity, religion, politics,
+    /// trade-union membership, and criminal record, immigration status, ethnicity, genetic data.
+    case specialCategory = "special_category"
+    /// Where a person lives, precisely: home coordinates, the home network's public IP address.
+    case location
 
     public var privacy: PrivacyLevel {
         switch self {
-        case .paymentCard, .nationalID, .iban, .secret, .passport, .health, .bankAccount, .privateMeaning: .sensitive
-        case .email, .phone, .streetAddress, .dateOfBirth, .personalMemory, .deviceID, .vehicleID: .personal
+        case .paymentCard, .nationalID, .iban, .secret, .passport, .health, .bankAccount, .privateMeaning, .specialCategory:
+            .sensitive
+        case .email, .phone, .streetAddress, .dateOfBirth, .personalMemory, .deviceID, .vehicleID, .location: .personal
         case .personalContext: .contextual
         }
     }
+
+    /// Health and the special categories are about a person by construction (a recognizer only reports
+    /// them tied to one), so no finding of these kinds may lower the level below sensitive, whatever level
+    /// a recognizer (built-in or an app's) attached to it: `contextual` would let them reach any remote.
+    public var isSpecialCategory: Bool { self == .health || self == .specialCategory }
 }
 
 public struct DetectedEntity: Sendable, Hashable {

@@ -5,20 +5,18 @@ import SwitchboardCore
 import SwitchboardTestKit
 @testable import SwitchboardRemote
 
-/// Every sensitive and personal line of the privacy corpus, sent the way `switchboard-bench ask` sends a
+/// Every sensitive and personal line of the privacy corpora, sent the way `switchboard-bench ask` sends a
 /// prompt (on-device model plus an OpenAI-compatible server, the server preferred): a recording server
 /// on loopback receives none of them, and does receive the public prompt sent last.
 @Suite("Private corpus never reaches a remote server")
 struct PrivateCorpusNeverSentTests {
+    /// Every corpus of `Tests/Fixtures/privacy/` (the original one and the health, special-category and
+    /// personal one).
     static let corpus: PrivacyCorpus = {
-        let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Fixtures/privacy")
-        // Both corpora: the original one and the identity-and-secrets one of issue 25.
-        var lines: [PrivacyCorpus.Line] = []
-        for name in ["corpus.txt", "identity-secrets.txt"] {
-            lines += (try? PrivacyCorpus(contentsOf: fixtures.appendingPathComponent(name)))?.lines ?? []
-        }
-        return PrivacyCorpus(lines: lines)
+        let files = ["corpus.txt", "identity-secrets.txt", "health-special-personal.txt"]
+        return PrivacyCorpus(lines: files.flatMap { (try? PrivacyCorpus(contentsOf: folder.appendingPathComponent($0)))?.lines ?? [] })
     }()
 
     @Test func recordingServerReceivesNoPrivateLine() async throws {

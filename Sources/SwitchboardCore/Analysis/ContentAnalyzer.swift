@@ -51,7 +51,7 @@ public struct ContentAnalyzer: Sendable {
             case .identity: IdentityRecognizer.kinds
             case .identityNumber: IdentityNumberRecognizer.kinds
             case .bankAccount: BankAccountRecognizer.kinds
-            case .health: HealthRecognizer.kinds
+            case .health: SpecialCategoryRecognizer.kinds
             case .email: EmailRecognizer.kinds
             case .personal: PersonalRecognizer.kinds
             }
@@ -66,7 +66,8 @@ public struct ContentAnalyzer: Sendable {
             case .identity: IdentityRecognizer.scan(text, into: &findings)
             case .identityNumber: IdentityNumberRecognizer.scan(text, into: &findings)
             case .bankAccount: BankAccountRecognizer.scan(text, into: &findings)
-            case .health: HealthRecognizer.scan(text, into: &findings)
+            // Health, the special categories and the personal details their tables cue, in one pass.
+            case .health: SpecialCategoryRecognizer.scan(text, into: &findings)
             case .email: EmailRecognizer.scan(text, into: &findings)
             case .personal: PersonalRecognizer.scan(text, into: &findings)
             }
@@ -143,7 +144,7 @@ public struct ContentAnalyzer: Sendable {
                 throw .inconsistentFinding
             }
             // Findings point at the user's text, not at the normalized view.
-            state.privacy = max(state.privacy, finding.level)
+            state.privacy = max(state.privacy, finding.kind.isSpecialCategory ? .sensitive : finding.level)
             guard state.entities.count < configuration.maxEntities else { state.omitted += 1; continue }
             let range = scan.normalized.originalRange(finding.range)
             state.entities.append(DetectedEntity(kind: finding.kind, textIndex: index, range: range, recognizer: finding.recognizer))

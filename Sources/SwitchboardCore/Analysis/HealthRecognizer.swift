@@ -10,6 +10,14 @@ public enum HealthRecognizer: Recognizer {
     private static let onHash = Lexicon.hash(of: "on")
 
     public static func scan(_ text: TextScan, into findings: inout [Finding]) {
+        let before = findings.count
+        scanTerms(text, into: &findings)
+        // Fiction and public figures' public facts stay public (the special-category tables know the cues).
+        if findings.count > before, SpecialCategoryRecognizer.clearsHealthFindings(text) { findings.removeSubrange(before...) }
+    }
+
+    /// The rules without the clearing cues (`SpecialCategoryRecognizer` applies them on its own pass).
+    static func scanTerms(_ text: TextScan, into findings: inout [Finding]) {
         scanUnspaced(text, into: &findings)
         let words = text.words
         guard !words.isEmpty, !text.allFlags.isDisjoint(with: [.condition, .medication, .healthStrong, .testResult]) else { return }
@@ -82,7 +90,9 @@ public enum HealthRecognizer: Recognizer {
         guard index >= 0, index < text.words.count, text.words[index].sentence == sentence else { return false }
         let w = text.words[index]
         if !w.lexicon.isDisjoint(with: person) { return true }
+        // A name is no word of the special-category tables ("Wat", "Co", "Mik" are questions).
         return w.isCapitalized && w.isAlphabetic && w.lexicon.isEmpty && w.length >= 2
+            && SpecialVocabulary.shared.exact(w.hash) == 0
     }
 
     /// A test word shortly before a result word ("tested positive", "biopsy came back malignant"), reported

@@ -93,7 +93,10 @@ public struct TextScan: Sendable {
                 // short abbreviation ("no.", "Dr.", "St.").
                 let next = at(i + 1)
                 let abbreviation = byte == 0x2E && words.last.map { $0.end == i && $0.digits == 0 && $0.letters <= 2 } == true
-                if (next == 0 || ByteClass.isWhitespace(next)) && !abbreviation { sentence += 1 }
+                // A lowercase word after the dot continues the sentence: an ordinal ("in der 9. Woche",
+                // "w 9. tygodniu") or an abbreviation ("approx. three").
+                let continues = byte == 0x2E && next == 0x20 && ByteClass.isLower(at(i + 2))
+                if (next == 0 || ByteClass.isWhitespace(next)) && !abbreviation && !continues { sentence += 1 }
             } else if byte == 0x0A {
                 sentence += 1
             } else if byte >= 0x80 {
