@@ -48,9 +48,10 @@ extension Coordinator {
             signal.yield(.hedgeDue)
         }
         // The deadline holds for the whole call, the winner's streaming included.
+        let timer = run.timerClock
         let deadlineTimer = run.machine.deadline.map { deadline in
             Task {
-                guard (try? await clock.sleep(for: deadline - clock.now())) != nil else { return }
+                guard (try? await timer.sleep(for: deadline - clock.now())) != nil else { return }
                 lanes.cancel()
                 signal.yield(.deadline)
             }
@@ -58,6 +59,7 @@ extension Coordinator {
         var hedgeLease: LoadBalancer.Lease?
         var finished: Set<Int> = []
         var winner: Int?
+        var deadlinePassed = false
         await withTaskCancellationHandler {
             race: for await event in signals {
                 switch event {
@@ -75,6 +77,7 @@ extension Coordinator {
                     hedgeRequest.attempt = run.machine.totalAttempts
                     start(1, await hedge.provider.generate(hedgeRequest))
                 case .deadline:
+                    deadlinePassed = true
                     break race
                 }
             }
@@ -88,7 +91,8 @@ extension Coordinator {
         for lane in winner == 1 ? [0, 1] : [1, 0] {
             guard let task = lanes.task(lane) else { continue }
             var outcome = await task.value
-            if let deadline = run.machine.deadline, clock.now() >= deadline, case .failure = outcome.result, !Task.isCancelled {
+            if let deadline = run.machine.deadline, deadlinePassed || clock.now() >= deadline, case .failure = outcome.result,
+               !Task.isCancelled {
                 outcome.result = .failure(.timeout)
             }
             outcomes[lane] = outcome

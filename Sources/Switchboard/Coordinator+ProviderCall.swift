@@ -32,20 +32,24 @@ struct CallOutcome: Sendable {
 extension Coordinator {
     /// Calls `provider` once and drains its stream, within `deadline` if there is one.
     /// `started`: the clock time the call began, when the caller has just read it.
+    /// `timerClock`: where the deadline's timer sleeps (see `AttemptRun.timerClock`).
     nonisolated(nonsending) func callProvider(_ provider: any Provider, _ providerRequest: ProviderRequest, deadline: Duration?,
-                                              events: EventSink?, started: Duration? = nil) async -> CallOutcome {
+                                              timerClock: ClockSource? = nil, events: EventSink?,
+                                              started: Duration? = nil) async -> CallOutcome {
         let started = started ?? clock.now()
         let stream = await provider.generate(providerRequest)
         let maxTokens = providerRequest.request.maxTokens
-        guard let deadline else {
+        // An answer already in hand needs no timer: nothing is left to wait for.
+        guard let deadline, stream.readyEvents == nil else {
             return await Self.consume(stream, clock: clock, maxTokens: maxTokens, events: events, started: started)
         }
         let clock = clock
         let remaining = deadline - clock.now()
-        // Only budgeted requests pay for the timer task.
+        let timer = timerClock ?? clock
+        // Only streams still to come pay for the timer task.
         return await withTaskGroup(of: CallOutcome?.self) { group in
             group.addTask { await Self.consume(stream, clock: clock, maxTokens: maxTokens, events: events, started: started) }
-            group.addTask { try? await clock.sleep(for: remaining); return nil }
+            group.addTask { try? await timer.sleep(for: remaining); return nil }
             var outcome: CallOutcome?
             var timedOut = false
             while let next = await group.next() {
