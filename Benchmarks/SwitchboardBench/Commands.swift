@@ -30,6 +30,7 @@ var benchCommands: [any BenchCommand.Type] {
         StructuredCommand.self,
         SessionCommand.self,
         ChaosCommand.self,
+        SoakCommand.self,
     ]
 }
 
