@@ -157,7 +157,7 @@ extension Coordinator {
                 }
                 let providerRequest = ProviderRequest(request: callRequest, analysis: analysis, attempt: plan.attempt,
                                                       timeout: run.machine.deadline.map { $0 - clock.now() })
-                let outcome: CallOutcome
+                var outcome: CallOutcome
                 var answeredBy = plan.provider
                 if request.hedge ?? configuration.hedging.enabled,
                    let hedge = await hedgeTarget(for: request, analysis: analysis, run: run, primary: provider) {
@@ -166,6 +166,7 @@ extension Coordinator {
                 } else {
                     outcome = await callProvider(provider, providerRequest, deadline: run.machine.deadline, timerClock: run.timerClock,
                                                  events: events, started: callStart)
+                    outcome.redactFailure(by: provider)
                     await loadBalancer.release(held, at: outcome.ended)
                     record(outcome, provider: plan.provider, queueWait: held.queueWait, isFallback: plan.isFallback)
                 }

@@ -95,6 +95,7 @@ extension Coordinator {
                !Task.isCancelled {
                 outcome.result = .failure(.timeout)
             }
+            outcome.redactFailure(by: lane == 0 ? primary : hedge.provider)
             outcomes[lane] = outcome
             let (provider, held) = lane == 0 ? (primary.id, lease) : (hedge.provider.id, hedgeLease ?? lease)
             await loadBalancer.release(held)

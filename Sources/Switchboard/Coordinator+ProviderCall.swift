@@ -25,6 +25,13 @@ struct CallOutcome: Sendable {
 
     var error: ProviderError? { if case .failure(let e) = result { e } else { nil } }
 
+    /// Passes a failure's messages through the provider's secret redactor, before the failure is
+    /// recorded (metrics, audit) or reported (events, errors). No redactor, no cost.
+    mutating func redactFailure(by provider: any Provider) {
+        guard case .failure(let error) = result, let redactor = provider.secretRedactor else { return }
+        result = .failure(error.redacted(by: redactor))
+    }
+
     var duration: Duration { ended - started }
     var timeToFirstToken: Duration? { firstTokenAt.map { $0 - started } }
 }
