@@ -19,13 +19,16 @@ package struct Lock<Value: ~Copyable>: ~Copyable, @unchecked Sendable {
     package borrowing func withLock<Result: ~Copyable, E: Error>(
         _ body: (inout sending Value) throws(E) -> sending Result
     ) throws(E) -> sending Result {
-        try mutex.withLock { (value: inout sending Value) throws(E) -> sending Result in
-            #if SWITCHBOARD_TSAN
-            let address = withUnsafeMutablePointer(to: &value) { UnsafeMutableRawPointer($0) }
+        #if SWITCHBOARD_TSAN
+        // The mutex's own address names the lock: taking the value's would be an access before the acquire.
+        let address = withUnsafePointer(to: mutex) { UnsafeMutableRawPointer(mutating: $0) }
+        return try mutex.withLock { (value: inout sending Value) throws(E) -> sending Result in
             tsanAcquire(address)
             defer { tsanRelease(address) }
-            #endif
             return try body(&value)
         }
+        #else
+        return try mutex.withLock { (value: inout sending Value) throws(E) -> sending Result in try body(&value) }
+        #endif
     }
 }
