@@ -4,11 +4,11 @@ import SwitchboardCore
 struct AttemptRun {
     let start: Duration
     var machine: AttemptStateMachine
-    /// Where a call's deadline timer sleeps: the coordinator's clock for a budget the app set, real
-    /// time for the default deadline (`SwitchboardConfiguration.defaultDeadline`). The default is a
-    /// safety net against a provider that holds a call; on an injected test clock that jumps ahead on
-    /// every sleep it would cut each streamed call at once.
-    var timerClock: ClockSource
+    /// Where a call's deadline timer sleeps: the coordinator's clock for a budget the app set, nil
+    /// (real time, `DeadlineAlarm`) for the default deadline (`SwitchboardConfiguration.defaultDeadline`).
+    /// The default is a safety net against a provider that holds a call; on an injected test clock that
+    /// jumps ahead on every sleep it would cut each streamed call at once.
+    var timerClock: ClockSource?
     var firstTokenAt: Duration?
     var hedges = 0
 }
@@ -21,9 +21,6 @@ struct AuditTrace {
 }
 
 extension Coordinator {
-    /// Real time, for the default deadline's timers (made once: a clock source holds two closures).
-    static let realTime = ClockSource.continuous
-
     nonisolated(nonsending) func execute(_ request: GenerationRequest, events: EventSink?,
                                          analysis: RequestAnalysis? = nil) async -> Result<GenerationResponse, SwitchboardError> {
         guard let audit else { var none: AuditTrace?; return await execute(request, events: events, analysis: analysis, trace: &none) }
@@ -85,7 +82,7 @@ extension Coordinator {
             size: .init(estimatedPromptTokens: analysis.estimatedPromptTokens, maxTokens: request.maxTokens,
                         imageCount: max(analysis.imageCount, request.images.count)),
             skipped: ineligible)
-        var run = AttemptRun(start: start, machine: machine, timerClock: chosenBudget == nil ? Self.realTime : clock)
+        var run = AttemptRun(start: start, machine: machine, timerClock: chosenBudget == nil ? nil : clock)
         let result = await attempt(request, analysis: analysis, run: &run, events: events)
         trace?.excluded = run.machine.skipped
         trace?.attempts = run.machine.audit

@@ -49,12 +49,16 @@ extension Coordinator {
         }
         // The deadline holds for the whole call, the winner's streaming included.
         let timer = run.timerClock
-        let deadlineTimer = run.machine.deadline.map { deadline in
+        let deadlineTimer = run.machine.deadline.flatMap { deadline in timer.map { timer in
             Task {
                 guard (try? await timer.sleep(for: deadline - clock.now())) != nil else { return }
                 lanes.cancel()
                 signal.yield(.deadline)
             }
+        } }
+        // The default deadline runs on real time (`AttemptRun.timerClock`).
+        let deadlineAlarm = run.machine.deadline.flatMap { deadline in
+            timer == nil ? DeadlineAlarm(after: deadline - clock.now()) { lanes.cancel(); signal.yield(.deadline) } : nil
         }
         var hedgeLease: LoadBalancer.Lease?
         var finished: Set<Int> = []
@@ -102,6 +106,7 @@ extension Coordinator {
             record(outcome, provider: provider, queueWait: held.queueWait, isFallback: lane == 0 ? isFallback : true)
         }
         deadlineTimer?.cancel()
+        deadlineAlarm?.cancel()
         signal.finish()
         let primaryOutcome = outcomes[0] ?? CallOutcome(started: clock.now(), ended: clock.now())
         guard let hedgeOutcome = outcomes[1] else { return (primary.id, primaryOutcome) }

@@ -39,7 +39,7 @@ struct CallOutcome: Sendable {
 extension Coordinator {
     /// Calls `provider` once and drains its stream, within `deadline` if there is one.
     /// `started`: the clock time the call began, when the caller has just read it.
-    /// `timerClock`: where the deadline's timer sleeps (see `AttemptRun.timerClock`).
+    /// `timerClock`: where the deadline's timer sleeps (see `AttemptRun.timerClock`); nil for real time.
     nonisolated(nonsending) func callProvider(_ provider: any Provider, _ providerRequest: ProviderRequest, deadline: Duration?,
                                               timerClock: ClockSource? = nil, events: EventSink?,
                                               started: Duration? = nil) async -> CallOutcome {
@@ -52,7 +52,15 @@ extension Coordinator {
         }
         let clock = clock
         let remaining = deadline - clock.now()
-        let timer = timerClock ?? clock
+        guard let timer = timerClock else {
+            // The default deadline, on real time: a dispatch timer cancels the call's task.
+            let call = Task { await Self.consume(stream, clock: clock, maxTokens: maxTokens, events: events, started: started) }
+            let alarm = DeadlineAlarm(after: remaining) { call.cancel() }
+            var result = await withTaskCancellationHandler { await call.value } onCancel: { call.cancel() }
+            alarm.cancel()
+            if alarm.fired, case .failure = result.result, !Task.isCancelled { result.result = .failure(.timeout) }
+            return result
+        }
         // Only streams still to come pay for the timer task.
         return await withTaskGroup(of: CallOutcome?.self) { group in
             group.addTask { await Self.consume(stream, clock: clock, maxTokens: maxTokens, events: events, started: started) }
