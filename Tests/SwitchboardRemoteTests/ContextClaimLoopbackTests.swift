@@ -38,7 +38,9 @@ struct ContextClaimLoopbackTests {
             if case .fallback(_, _, let why) = event { reason = why }
             if case .completed(let done) = event { response = done }
         }
-        guard case .contextLengthExceeded(let claimed, _)? = reason else { Issue.record("expected the claim, got \(String(describing: reason))"); return }
+        guard case .contextLengthExceeded(let claimed, _)? = reason else {
+            Issue.record("expected the claim, got \(String(describing: reason))"); return
+        }
         // The wire decoder may clamp the number; either way the claim dwarfs anything the device could need.
         #expect(claimed >= 100_000_000_000, "the server's claim (\(limit)) reached the router")
         #expect(response?.providerID == "device")
@@ -71,7 +73,9 @@ struct ContextClaimLoopbackTests {
         }
         // As much as the remote's own caps let through: far more than the device's context either way.
         #expect(delivered >= 50_000)
-        guard case .trimmed(let kept, let dropped)? = carried else { Issue.record("expected a trimmed prefix, got \(String(describing: carried))"); return }
+        guard case .trimmed(let kept, let dropped)? = carried else {
+            Issue.record("expected a trimmed prefix, got \(String(describing: carried))"); return
+        }
         let prefix = try #require(await device.receivedRequests.last?.request.answerPrefix)
         #expect(prefix.utf8.count == kept && kept <= 8192 && kept + dropped == delivered)
         #expect(response?.providerID == "device")
