@@ -2,20 +2,21 @@ import Synchronization
 
 #if SWITCHBOARD_TSAN
 // The thread sanitizer's runtime entry points: a build with it (`Scripts/tsan.sh`) links them in.
-@_silgen_name("__tsan_acquire") private func tsanAcquire(_ address: UnsafeMutableRawPointer)
-@_silgen_name("__tsan_release") private func tsanRelease(_ address: UnsafeMutableRawPointer)
+@usableFromInline @_silgen_name("__tsan_acquire") func tsanAcquire(_ address: UnsafeMutableRawPointer)
+@usableFromInline @_silgen_name("__tsan_release") func tsanRelease(_ address: UnsafeMutableRawPointer)
 #endif
 
 /// `Synchronization.Mutex` with one addition: in the thread sanitizer's build, each critical section
 /// tells the sanitizer it acquires and releases the lock. On Linux, `Mutex` locks with atomics and a
 /// futex the sanitizer does not see, so every access it protects is reported as a race (a ten-line
-/// program shows it; the same code under `NSLock` reports nothing). Elsewhere this is the `Mutex`.
+/// program shows it; the same code under `NSLock` reports nothing). Elsewhere this is the `Mutex`,
+/// inlined into its callers like the `Mutex` itself (the coordinator takes it several times per request).
 package struct Lock<Value: ~Copyable>: ~Copyable, @unchecked Sendable {
-    private let mutex: Mutex<Value>
+    @usableFromInline let mutex: Mutex<Value>
 
-    package init(_ initialValue: consuming sending Value) { mutex = Mutex(initialValue) }
+    @inlinable package init(_ initialValue: consuming sending Value) { mutex = Mutex(initialValue) }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     package borrowing func withLock<Result: ~Copyable, E: Error>(
         _ body: (inout sending Value) throws(E) -> sending Result
     ) throws(E) -> sending Result {
