@@ -42,10 +42,12 @@ enum AskCommand: BenchCommand {
         let json = arguments.flag("json")
         var output = OutputFormat.text
         if let file = arguments.string("schema") {
-            do {
-                let schema = try GenerationSchema(jsonSchema: try String(contentsOfFile: file, encoding: .utf8))
-                output = .schema(schema)
-            } catch { printError("--schema \(file): \(error)"); return 64 }
+            let text: String
+            do { text = try String(contentsOfFile: file, encoding: .utf8) } catch { printError("--schema \(file): \(error)"); return 64 }
+            switch BenchSchema.load(text, source: "--schema \(file)") {
+            case .success(let schema): output = .schema(schema)
+            case .failure(let error): printError(error.description); return 64
+            }
         }
         let maxTokens = arguments.int("max-tokens") ?? (output.isStructured ? 128 : 48)
         let remote: [any Provider]
@@ -80,6 +82,8 @@ enum AskCommand: BenchCommand {
             case .token(let piece) where !json: FileHandle.standardOutput.write(Data(TerminalText.escaped(piece).utf8))
             case .fallback(let from, let to, let reason) where !json:
                 FileHandle.standardError.write(Data(TerminalText.escaped("\n[\(from) failed (\(reason)); falling back to \(to)]\n").utf8))
+            case .resumed(let from, let to, let reason, let carried) where !json:
+                FileHandle.standardError.write(Data(TerminalText.escaped("\n[\(from) failed (\(reason)); \(to) \(Self.describe(carried))]\n").utf8))
             case .completed(let done): response = done
             case .failed(let error):
                 if !json { FileHandle.standardOutput.write(Data("\n".utf8)) }
@@ -108,6 +112,15 @@ enum AskCommand: BenchCommand {
             FileHandle.standardError.write(Data((summary + "]\n").utf8))
         }
         return 0
+    }
+
+    /// What a resume carried, for the terminal.
+    static func describe(_ carried: CarriedText) -> String {
+        switch carried {
+        case .whole: "continues the answer"
+        case .trimmed(let kept, let dropped): "continues from the answer's last \(kept) bytes (\(dropped) did not fit its context)"
+        case .restarted(let dropped): "starts the answer over (\(dropped) bytes did not fit its context); the text above is dropped"
+        }
     }
 
     /// The prompt: `--prompt TEXT` (or `--prompt=TEXT`), or the positional text (`ask what is 2+2`,

@@ -29,8 +29,12 @@ enum StructuredCommand: BenchCommand {
         while let line = readLine() {
             lineNumber += 1
             guard !line.trimmingCharacters(in: .whitespaces).isEmpty else { continue }
+            let task: StructuredTask
+            do { task = try StructuredTask(line: line) } catch {
+                printError("structured: line \(lineNumber): \(error)")
+                return 64
+            }
             do {
-                let task = try StructuredTask(line: line)
                 let result = try await runner.run(task, constrained: true)
                 timing.add(result.summary, constrained: true)
                 if arguments.flag("timing") {
@@ -40,7 +44,7 @@ enum StructuredCommand: BenchCommand {
                 print(result.line(expected: task.expected))
             } catch {
                 printError("structured: line \(lineNumber): \(error)")
-                return 1
+                return BenchSchema.exitCode(for: error)
             }
         }
         if arguments.flag("timing") { print(timing.line) }
@@ -54,14 +58,21 @@ struct StructuredTask {
     var schema: GenerationSchema
     var expected: GeneratedContent?
 
-    init(line: String) throws(StructuredOutputError) {
+    init(line: String) throws(UsageError) {
+        do { try self.init(checking: line) } catch let error as UsageError { throw error } catch {
+            throw UsageError(description: "\(error)")
+        }
+    }
+
+    /// Reads the line and checks its schema the whole way (`BenchSchema.load`).
+    private init(checking line: String) throws {
         // Read with the package's reader: it keeps the schema's property order.
         let object = try GeneratedContent(json: line)
         guard let prompt = object["prompt"]?.stringValue, let schema = object["schema"] else {
-            throw .invalidSchemaDocument("a task line needs \"prompt\" (a string) and \"schema\" (an object)")
+            throw StructuredOutputError.invalidSchemaDocument("a task line needs \"prompt\" (a string) and \"schema\" (an object)")
         }
         self.prompt = prompt
-        self.schema = try GenerationSchema(jsonSchema: schema.jsonText)
+        self.schema = try BenchSchema.load(schema.jsonText, source: "the task's schema").get()
         expected = object["expected"].flatMap { $0 == .null ? nil : $0 }
     }
 }

@@ -4,6 +4,11 @@ import SwitchboardCore
 struct AttemptRun {
     let start: Duration
     var machine: AttemptStateMachine
+    /// Where a call's deadline timer sleeps: the coordinator's clock for a budget the app set, nil
+    /// (real time, `DeadlineAlarm`) for the default deadline (`SwitchboardConfiguration.defaultDeadline`).
+    /// The default is a safety net against a provider that holds a call; on an injected test clock that
+    /// jumps ahead on every sleep it would cut each streamed call at once.
+    var timerClock: ClockSource?
     var firstTokenAt: Duration?
     var hedges = 0
 }
@@ -71,14 +76,18 @@ extension Coordinator {
                                                               : rank(request, analysis: analysis, at: start)
         trace?.excluded = ineligible
         guard !ranked.isEmpty else { return .failure(.noEligibleProvider(ineligible)) }
-        let budget = request.latencyBudget ?? analysis.latencyBudget ?? configuration.defaultLatencyBudget
+        let chosenBudget = request.latencyBudget ?? analysis.latencyBudget ?? configuration.defaultLatencyBudget
+        let budget = chosenBudget ?? configuration.defaultDeadline?.budget(maxTokens: request.maxTokens)
         let machine = AttemptStateMachine(
             candidates: ranked.map { .init(id: $0.id, isOnDevice: $0.capabilities.isOnDevice,
                                            maxContextTokens: $0.capabilities.maxContextTokens) },
             level: analysis.privacy, retry: configuration.retry, privacy: configuration.privacy,
             streaming: events != nil, maxResumes: configuration.maxResumes,
-            deadline: budget.map { start + $0 }, skipped: ineligible)
-        var run = AttemptRun(start: start, machine: machine)
+            deadline: budget.map { start + $0 },
+            size: .init(estimatedPromptTokens: analysis.estimatedPromptTokens, maxTokens: request.maxTokens,
+                        imageCount: max(analysis.imageCount, request.images.count)),
+            skipped: ineligible)
+        var run = AttemptRun(start: start, machine: machine, timerClock: chosenBudget == nil ? nil : clock)
         let result = await attempt(request, analysis: analysis, run: &run, events: events)
         trace?.excluded = run.machine.skipped
         trace?.attempts = run.machine.audit
@@ -150,15 +159,16 @@ extension Coordinator {
                 }
                 let providerRequest = ProviderRequest(request: callRequest, analysis: analysis, attempt: plan.attempt,
                                                       timeout: run.machine.deadline.map { $0 - clock.now() })
-                let outcome: CallOutcome
+                var outcome: CallOutcome
                 var answeredBy = plan.provider
                 if request.hedge ?? configuration.hedging.enabled,
                    let hedge = await hedgeTarget(for: request, analysis: analysis, run: run, primary: provider) {
                     (answeredBy, outcome) = await callHedged(provider, providerRequest, lease: held, isFallback: plan.isFallback,
                                                              hedge: hedge, run: &run, events: events)
                 } else {
-                    outcome = await callProvider(provider, providerRequest, deadline: run.machine.deadline, events: events,
-                                                 started: callStart)
+                    outcome = await callProvider(provider, providerRequest, deadline: run.machine.deadline, timerClock: run.timerClock,
+                                                 events: events, started: callStart)
+                    outcome.redactFailure(by: provider)
                     await loadBalancer.release(held, at: outcome.ended)
                     record(outcome, provider: plan.provider, queueWait: held.queueWait, isFallback: plan.isFallback)
                 }

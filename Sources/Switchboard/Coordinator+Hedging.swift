@@ -48,16 +48,22 @@ extension Coordinator {
             signal.yield(.hedgeDue)
         }
         // The deadline holds for the whole call, the winner's streaming included.
-        let deadlineTimer = run.machine.deadline.map { deadline in
+        let timer = run.timerClock
+        let deadlineTimer = run.machine.deadline.flatMap { deadline in timer.map { timer in
             Task {
-                guard (try? await clock.sleep(for: deadline - clock.now())) != nil else { return }
+                guard (try? await timer.sleep(for: deadline - clock.now())) != nil else { return }
                 lanes.cancel()
                 signal.yield(.deadline)
             }
+        } }
+        // The default deadline runs on real time (`AttemptRun.timerClock`).
+        let deadlineAlarm = run.machine.deadline.flatMap { deadline in
+            timer == nil ? DeadlineAlarm(after: deadline - clock.now()) { lanes.cancel(); signal.yield(.deadline) } : nil
         }
         var hedgeLease: LoadBalancer.Lease?
         var finished: Set<Int> = []
         var winner: Int?
+        var deadlinePassed = false
         await withTaskCancellationHandler {
             race: for await event in signals {
                 switch event {
@@ -75,6 +81,7 @@ extension Coordinator {
                     hedgeRequest.attempt = run.machine.totalAttempts
                     start(1, await hedge.provider.generate(hedgeRequest))
                 case .deadline:
+                    deadlinePassed = true
                     break race
                 }
             }
@@ -88,15 +95,18 @@ extension Coordinator {
         for lane in winner == 1 ? [0, 1] : [1, 0] {
             guard let task = lanes.task(lane) else { continue }
             var outcome = await task.value
-            if let deadline = run.machine.deadline, clock.now() >= deadline, case .failure = outcome.result, !Task.isCancelled {
+            if let deadline = run.machine.deadline, deadlinePassed || clock.now() >= deadline, case .failure = outcome.result,
+               !Task.isCancelled {
                 outcome.result = .failure(.timeout)
             }
+            outcome.redactFailure(by: lane == 0 ? primary : hedge.provider)
             outcomes[lane] = outcome
             let (provider, held) = lane == 0 ? (primary.id, lease) : (hedge.provider.id, hedgeLease ?? lease)
             await loadBalancer.release(held)
             record(outcome, provider: provider, queueWait: held.queueWait, isFallback: lane == 0 ? isFallback : true)
         }
         deadlineTimer?.cancel()
+        deadlineAlarm?.cancel()
         signal.finish()
         let primaryOutcome = outcomes[0] ?? CallOutcome(started: clock.now(), ended: clock.now())
         guard let hedgeOutcome = outcomes[1] else { return (primary.id, primaryOutcome) }

@@ -25,6 +25,13 @@ struct CallOutcome: Sendable {
 
     var error: ProviderError? { if case .failure(let e) = result { e } else { nil } }
 
+    /// Passes a failure's messages through the provider's secret redactor, before the failure is
+    /// recorded (metrics, audit) or reported (events, errors). No redactor, no cost.
+    mutating func redactFailure(by provider: any Provider) {
+        guard case .failure(let error) = result, let redactor = provider.secretRedactor else { return }
+        result = .failure(error.redacted(by: redactor))
+    }
+
     var duration: Duration { ended - started }
     var timeToFirstToken: Duration? { firstTokenAt.map { $0 - started } }
 }
@@ -32,20 +39,32 @@ struct CallOutcome: Sendable {
 extension Coordinator {
     /// Calls `provider` once and drains its stream, within `deadline` if there is one.
     /// `started`: the clock time the call began, when the caller has just read it.
+    /// `timerClock`: where the deadline's timer sleeps (see `AttemptRun.timerClock`); nil for real time.
     nonisolated(nonsending) func callProvider(_ provider: any Provider, _ providerRequest: ProviderRequest, deadline: Duration?,
-                                              events: EventSink?, started: Duration? = nil) async -> CallOutcome {
+                                              timerClock: ClockSource? = nil, events: EventSink?,
+                                              started: Duration? = nil) async -> CallOutcome {
         let started = started ?? clock.now()
         let stream = await provider.generate(providerRequest)
         let maxTokens = providerRequest.request.maxTokens
-        guard let deadline else {
+        // An answer already in hand needs no timer: nothing is left to wait for.
+        guard let deadline, stream.readyEvents == nil else {
             return await Self.consume(stream, clock: clock, maxTokens: maxTokens, events: events, started: started)
         }
         let clock = clock
         let remaining = deadline - clock.now()
-        // Only budgeted requests pay for the timer task.
+        guard let timer = timerClock else {
+            // The default deadline, on real time: a dispatch timer cancels the call's task.
+            let call = Task { await Self.consume(stream, clock: clock, maxTokens: maxTokens, events: events, started: started) }
+            let alarm = DeadlineAlarm(after: remaining) { call.cancel() }
+            var result = await withTaskCancellationHandler { await call.value } onCancel: { call.cancel() }
+            alarm.cancel()
+            if alarm.fired, case .failure = result.result, !Task.isCancelled { result.result = .failure(.timeout) }
+            return result
+        }
+        // Only streams still to come pay for the timer task.
         return await withTaskGroup(of: CallOutcome?.self) { group in
             group.addTask { await Self.consume(stream, clock: clock, maxTokens: maxTokens, events: events, started: started) }
-            group.addTask { try? await clock.sleep(for: remaining); return nil }
+            group.addTask { try? await timer.sleep(for: remaining); return nil }
             var outcome: CallOutcome?
             var timedOut = false
             while let next = await group.next() {

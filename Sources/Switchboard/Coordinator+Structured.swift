@@ -65,7 +65,7 @@ extension Coordinator {
                     let partial = GeneratedContent.partial(json: text)
                     continuation.yield(StructuredSnapshot(text: text, partial: partial,
                                                           content: partial.flatMap { try? Content.decode($0) }, isComplete: false))
-                case .fallback:
+                case .fallback, .resumed(_, _, _, .restarted):
                     text = ""
                 case .completed(let response):
                     do {

@@ -22,7 +22,7 @@ public actor Coordinator {
     let clock: ClockSource
     let deviceStateSource: any DeviceStateProviding
     /// Routing state, updated by requests on their own threads (`CoordinatorState`).
-    let state: Mutex<CoordinatorState>
+    let state: Lock<CoordinatorState>
     let eligibility: EligibilityPolicy
 
     /// - Parameters:
@@ -67,7 +67,7 @@ public actor Coordinator {
         for provider in providers {
             initial.registry.register(provider, breaker: configuration.breaker)
         }
-        state = Mutex(initial)
+        state = Lock(initial)
     }
 
     /// Adds a provider (replacing one with the same id, whose breaker and estimates start over).

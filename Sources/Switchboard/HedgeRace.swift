@@ -1,3 +1,4 @@
+import SwitchboardCore
 import Synchronization
 
 /// What the two calls of a hedge tell the coordinator while they race.
@@ -14,7 +15,7 @@ enum RaceSignal: Sendable {
 
 /// The one decision two racing calls share: which of them answers. The first to claim wins.
 final class RaceGate: Sendable {
-    private let winner = Mutex<Int?>(nil)
+    private let winner = Lock<Int?>(nil)
 
     func claim(_ lane: Int) -> Bool {
         winner.withLock { current in
@@ -45,7 +46,7 @@ final class RaceLane: Sendable {
 
 /// The racing calls' tasks, reachable from a cancellation handler.
 final class RaceTasks: Sendable {
-    private let tasks = Mutex<[Int: Task<CallOutcome, Never>]>([:])
+    private let tasks = Lock<[Int: Task<CallOutcome, Never>]>([:])
 
     func add(_ lane: Int, _ task: Task<CallOutcome, Never>) { tasks.withLock { $0[lane] = task } }
     func task(_ lane: Int) -> Task<CallOutcome, Never>? { tasks.withLock { $0[lane] } }

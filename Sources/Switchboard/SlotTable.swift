@@ -43,12 +43,12 @@ final class SlotTable: Sendable {
         }
     }
 
-    let state: Mutex<State>
+    let state: Lock<State>
 
     init(defaultLimit: Int, limits: [ProviderID: Int]) {
         var initial = State(defaultLimit: defaultLimit)
         for (provider, limit) in limits.sorted(by: { $0.key < $1.key }) { initial.lanes.set(Counts(limit: max(1, limit)), for: provider) }
-        state = Mutex(initial)
+        state = Lock(initial)
     }
 
     /// Takes a free slot when one is free and nobody waits: the lease id, or nil.

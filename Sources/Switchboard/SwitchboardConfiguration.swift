@@ -20,9 +20,12 @@ public struct SwitchboardConfiguration: Sendable {
     public var stateRefreshInterval: Duration
     /// Seed for retry jitter.
     public var seed: UInt64
-    /// Latency budget for requests that set none; nil lets such a request wait on a hung provider until
-    /// the caller cancels it.
+    /// A fixed latency budget for requests that set none; when nil, `defaultDeadline` sets one.
     public var defaultLatencyBudget: Duration?
+    /// The whole-request deadline of a request with no latency budget (neither its own nor
+    /// `defaultLatencyBudget`), scaled by its `maxTokens`: 30 s + 0.1 s per token, at most 600 s, by
+    /// default. nil lets such a request wait on a slow or hung provider until the caller cancels it.
+    public var defaultDeadline: RequestDeadline?
     /// Times one streamed answer may be continued on another provider (or the same one, after a
     /// backoff) when its provider fails after tokens reached the caller; each also takes one retry
     /// from `retryBudget`. 0 makes such a failure final (`failedMidStream`).
@@ -39,13 +42,13 @@ public struct SwitchboardConfiguration: Sendable {
                 defaultConcurrency: Int = 4, concurrency: [ProviderID: Int] = [:],
                 optimizer: OptimizerModel.Configuration = .init(), cacheEnabled: Bool = true,
                 stateRefreshInterval: Duration = .seconds(1), seed: UInt64 = 0x5EED,
-                defaultLatencyBudget: Duration? = nil, maxResumes: Int = 2, hedging: HedgingPolicy = HedgingPolicy(),
-                privacyClassifier: (any PrivacyClassifier)? = nil) {
+                defaultLatencyBudget: Duration? = nil, defaultDeadline: RequestDeadline? = RequestDeadline(),
+                maxResumes: Int = 2, hedging: HedgingPolicy = HedgingPolicy(), privacyClassifier: (any PrivacyClassifier)? = nil) {
         self.privacy = privacy; self.scoring = scoring; self.retry = retry; self.retryBudget = retryBudget
         self.breaker = breaker; self.queue = queue; self.defaultConcurrency = max(1, defaultConcurrency)
         self.concurrency = concurrency; self.optimizer = optimizer; self.cacheEnabled = cacheEnabled
         self.stateRefreshInterval = stateRefreshInterval; self.seed = seed
-        self.defaultLatencyBudget = defaultLatencyBudget
+        self.defaultLatencyBudget = defaultLatencyBudget; self.defaultDeadline = defaultDeadline
         self.maxResumes = max(0, maxResumes)
         self.hedging = hedging
         self.privacyClassifier = privacyClassifier

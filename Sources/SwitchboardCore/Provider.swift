@@ -102,4 +102,6 @@ public protocol Provider: Actor {
     /// treated as transport failures). Ending the consumer's iteration or cancelling its task must stop
     /// the work promptly.
     func generate(_ request: ProviderRequest) -> ProviderEventStream
+    /// Removes this provider's secrets from the messages the runtime records (default: none).
+    nonisolated var secretRedactor: (any SecretRedacting)? { get }
 }

@@ -13,8 +13,9 @@ public enum SwitchboardEvent: Sendable {
     /// A session ran a tool and hands this result back to the model (`Session.streamResponse`).
     case toolResult(ToolResult)
     case fallback(from: ProviderID, to: ProviderID, reason: ProviderError)
-    /// `from` failed after some of its text reached the caller; `to` continues that text.
-    case resumed(from: ProviderID, to: ProviderID, reason: ProviderError)
+    /// `from` failed after some of its text reached the caller; `to` continues that text, all of it or
+    /// as much as its context holds (`carried`), or starts over when none fits.
+    case resumed(from: ProviderID, to: ProviderID, reason: ProviderError, carried: CarriedText)
     /// `primary` had not produced a first token in time, so `hedge` was started too.
     case hedged(primary: ProviderID, hedge: ProviderID)
     case completed(GenerationResponse)

@@ -1,4 +1,5 @@
 import Foundation
+import SwitchboardCore
 import Synchronization
 
 /// An OpenAI-compatible `/v1/chat/completions` server on 127.0.0.1 that answers healthily or with a
@@ -42,7 +43,7 @@ final class FaultyChatResponder: Sendable {
     private let plan: ChatFaultPlan
     private let replies: ChatFaultReplies
     private let markers: [String]
-    private let state = Mutex(FaultyChatServer.Counts())
+    private let state = Lock(FaultyChatServer.Counts())
 
     init(plan: ChatFaultPlan, replies: ChatFaultReplies, markers: [String]) {
         self.plan = plan; self.replies = replies; self.markers = markers

@@ -1,3 +1,4 @@
+import SwitchboardCore
 import Synchronization
 
 /// A clock on which sleeping takes no real time: `sleep(until:)` moves the clock to the deadline and
@@ -5,7 +6,7 @@ import Synchronization
 /// virtual time to pass without driving a `ManualClock`.
 public final class ImmediateClock: Clock, Sendable {
     public typealias Instant = ManualClock.Instant
-    private let current = Mutex(Instant(offset: .zero))
+    private let current = Lock(Instant(offset: .zero))
 
     public init() {}
 

@@ -1,4 +1,5 @@
 import Foundation
+import SwitchboardCore
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -31,7 +32,7 @@ public final class LoopbackHTTPServer: Sendable {
 
     public let port: UInt16
     private let listenFD: Int32
-    private let state: Mutex<State>
+    private let state: Lock<State>
     private let handler: Handler?
     private let maxConnections: Int
     private let recordsRequests: Bool
@@ -48,7 +49,7 @@ public final class LoopbackHTTPServer: Sendable {
     }
 
     private init(replies: [LoopbackReply], handler: Handler?, maxConnections: Int, recordsRequests: Bool) throws {
-        state = Mutex(State(replies: replies))
+        state = Lock(State(replies: replies))
         self.handler = handler
         self.maxConnections = maxConnections
         self.recordsRequests = recordsRequests

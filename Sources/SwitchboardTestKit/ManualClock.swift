@@ -1,3 +1,4 @@
+import SwitchboardCore
 import Synchronization
 
 /// A clock that moves only when a test says so. `advance(by:)` wakes every sleeper whose deadline has
@@ -24,7 +25,7 @@ public final class ManualClock: Clock, Sendable {
         var cancelledBeforeSleeping: Set<UInt64> = []
     }
 
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     public init() {}
 

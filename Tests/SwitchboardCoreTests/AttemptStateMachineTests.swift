@@ -68,7 +68,7 @@ struct AttemptStateMachineTests {
         #expect(Self.acquired(next) == "local")
         let plan = Self.plan(machine.admitted(queueWait: .zero))
         #expect(plan?.answerPrefix == "The capital")
-        #expect(plan?.events.first.map { if case .resumed(let from, let to, _) = $0 { from == "remote" && to == "local" } else { false } } == true)
+        #expect(plan?.events.first.map { if case .resumed(let from, let to, _, _) = $0 { from == "remote" && to == "local" } else { false } } == true)
         let end = machine.callFinished(.init(result: .success(.stop), usage: TokenUsage(promptTokens: 5, completionTokens: 3),
                                              text: " is Paris.", tokens: 3, now: .zero), budget: &budget, random: &random)
         guard case .finish(.success(let success)) = end else { Issue.record("not finished: \(end)"); return }

@@ -27,7 +27,7 @@ struct MidStreamResumeTests {
                                                                 preferredProviders: ["openai-compatible"])) {
             switch event {
             case .token(let piece): pieces.append(piece)
-            case .resumed(let from, let to, _): resumed = (from, to)
+            case .resumed(let from, let to, _, _): resumed = (from, to)
             case .completed(let done): response = done
             case .failed(let error): Issue.record("failed: \(error)")
             default: break

@@ -12,7 +12,7 @@ import SwitchboardCore
 @Suite struct TransportTimeoutTests {
     /// Timeouts that fire only when the test says so.
     final class ManualTimers: Sendable {
-        private let armed = Mutex<[@Sendable () -> Void]>([])
+        private let armed = Lock<[@Sendable () -> Void]>([])
         var scheduler: TimeoutScheduler {
             TimeoutScheduler { [self] _, action in
                 armed.withLock { $0.append(action) }

@@ -1,3 +1,4 @@
+import SwitchboardCore
 import Synchronization
 
 /// A clock that moves only when a test advances it (kept local so these tests need no TestKit).
@@ -9,7 +10,7 @@ final class StepClock: Clock, Sendable {
         func duration(to other: Instant) -> Duration { other.offset - offset }
         static func < (a: Instant, b: Instant) -> Bool { a.offset < b.offset }
     }
-    private let time = Mutex(Duration.zero)
+    private let time = Lock(Duration.zero)
     var now: Instant { Instant(offset: time.withLock { $0 }) }
     var minimumResolution: Duration { .nanoseconds(1) }
     func advance(by duration: Duration) { time.withLock { $0 += duration } }

@@ -42,16 +42,35 @@ struct FallbackTests {
         }
     }
 
-    @Test("Context length exceeded falls back only to a provider with a larger context")
+    @Test("Context length exceeded falls back only to a provider with a larger context, when the request could need it")
     func contextLength() async throws {
         let small = Fixture.remote("a-small", context: 4096, fault: .error(.contextLengthExceeded(limit: 4096, requested: 5000)))
         let same = Fixture.remote("b-same", context: 4096)
         let large = Fixture.remote("c-large", context: 32_768)
         let coordinator = Coordinator(providers: [small, same, large], configuration: Fixture.configuration())
-        let response = try await coordinator.respond(to: GenerationRequest(prompt: "Summarize", preferredProviders: ["a-small", "b-same", "c-large"]))
+        // 12,000 bytes: about 3,000 tokens by the estimate, so a-small is eligible, and up to 12,000 in the
+        // worst tokenizer, so its claim of more than 4,096 is believable.
+        let text = "Summarize: " + String(repeating: "lorem ipsum ", count: 1_000)
+        let response = try await coordinator.respond(to: GenerationRequest(prompt: text, maxTokens: 64,
+                                                                           preferredProviders: ["a-small", "b-same", "c-large"]))
         #expect(response.providerID == "c-large")
         #expect(await same.callCount == 0)
         #expect(await small.callCount == 1)
+    }
+
+    @Test("A context claim past anything a 21-token prompt can need rules out only the provider that made it",
+          arguments: [999_999_999_999, Int.max])
+    func absurdContextClaimKeepsTheDevice(_ limit: Int) async throws {
+        let remote = Fixture.remote("remote", context: 128_000,
+                                    fault: .error(.contextLengthExceeded(limit: limit, requested: limit)))
+        let device = Fixture.local("device")
+        let coordinator = Coordinator(providers: [remote, device], configuration: Fixture.configuration())
+        let request = GenerationRequest(prompt: "What is the boiling point of water at sea level in Celsius?",
+                                        preferredProviders: ["remote"])
+        let response = try await coordinator.respond(to: request)
+        #expect(response.providerID == "device")
+        #expect(response.fallbackFrom == "remote")
+        #expect(await device.callCount == 1)
     }
 
     @Test("After tokens reached a stream's caller a failure resumes: each piece once, `resumed`, then the rest")

@@ -154,7 +154,7 @@ actor CountingDeviceState: DeviceStateProviding {
 
 /// Counts holders of a slot at once, to check the load balancer's limit under concurrent callers.
 final class HolderCount: Sendable {
-    private let state = Mutex((now: 0, most: 0))
+    private let state = Lock((now: 0, most: 0))
     func enter() { state.withLock { $0.now += 1; $0.most = max($0.most, $0.now) } }
     func leave() { state.withLock { $0.now -= 1 } }
     var most: Int { state.withLock { $0.most } }

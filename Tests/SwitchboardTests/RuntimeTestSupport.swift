@@ -71,7 +71,7 @@ extension SwitchboardEvent {
         case .providerChosen(let id, let attempt): "chosen:\(id)#\(attempt)"
         case .token(let text): "token:\(text)"
         case .fallback(let from, let to, _): "fallback:\(from)->\(to)"
-        case .resumed(let from, let to, _): "resumed:\(from)->\(to)"
+        case .resumed(let from, let to, _, _): "resumed:\(from)->\(to)"
         case .hedged(let primary, let hedge): "hedged:\(primary)+\(hedge)"
         case .toolCall(let call): "toolCall:\(call.name)"
         case .toolResult(let result): "toolResult:\(result.name)"

@@ -1,5 +1,6 @@
 import Synchronization
 import Switchboard
+import SwitchboardCore
 import SwitchboardTestKit
 import Testing
 
@@ -90,7 +91,7 @@ extension SessionTests {
     }
     enum ToolFailure: Error { case noSuchCity }
     final class Counter: Sendable {
-        private let value = Mutex(0)
+        private let value = Lock(0)
         func add() { value.withLock { $0 += 1 } }
         var count: Int { value.withLock { $0 } }
     }

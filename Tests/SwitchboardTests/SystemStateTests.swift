@@ -102,7 +102,7 @@ import SwitchboardCore
 import Synchronization
 
 final class ReadCounter: Sendable {
-    private let reads = Mutex(0)
+    private let reads = Lock(0)
     func count(_ path: String) { reads.withLock { $0 += 1 } }
     var value: Int { reads.withLock { $0 } }
 }

@@ -16,7 +16,7 @@ final class MetricsInbox: Sendable {
 
     /// Records kept before the actor is asked to take them (bounds the memory between reads).
     let batchSize: Int
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     init(batchSize: Int) { self.batchSize = max(1, batchSize) }
 

@@ -29,9 +29,15 @@ extension AttemptStateMachine {
         let isFallback = firstProvider.map { $0 != id } ?? false
         if firstProvider == nil { firstProvider = id }
         var events: [SwitchboardEvent] = []
+        let (prefix, carried) = carriedText(for: candidates[index])
+        if case .restarted = carried {
+            // Nothing of the answer fits here: it starts over, and the old text is no longer part of it.
+            delivered = ""
+            deliveredTokens = 0
+        }
         if let handover = pending {
             if handover.isResume {
-                events.append(.resumed(from: handover.from, to: id, reason: handover.reason))
+                events.append(.resumed(from: handover.from, to: id, reason: handover.reason, carried: carried))
             } else if handover.from != id {
                 events.append(.fallback(from: handover.from, to: id, reason: handover.reason))
             }
@@ -40,7 +46,7 @@ extension AttemptStateMachine {
         // Nobody reads `providerChosen` without a stream; leaving it out spares `respond` an allocation.
         if streaming { events.append(.providerChosen(id, attempt: totalAttempts)) }
         audit.append(RoutingAuditRecord.Attempt(provider: id, onDevice: candidates[index].isOnDevice))
-        return .call(CallPlan(provider: id, attempt: totalAttempts, answerPrefix: delivered.isEmpty ? nil : delivered,
+        return .call(CallPlan(provider: id, attempt: totalAttempts, answerPrefix: prefix,
                               events: events, isFallback: isFallback))
     }
 
@@ -91,7 +97,9 @@ extension AttemptStateMachine {
                 budget.charge(at: report.now)
                 resumes += 1
             }
-            if let minimum { minimumContext = max(minimumContext ?? 0, minimum) }
+            // The claim is a hint: it rules out the provider that made it (we move past it) and others
+            // only as far as this request could really need that much.
+            if let minimum { minimumContext = max(minimumContext ?? 0, believedMinimumContext(claimed: minimum)) }
             pending = Handover(from: id, reason: error, isResume: isResume)
             advance()
             return nextAcquire(now: report.now)

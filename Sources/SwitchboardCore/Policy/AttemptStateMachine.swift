@@ -21,7 +21,8 @@ public struct AttemptStateMachine: Sendable {
         public var provider: ProviderID
         /// 1 for the first call of the request, counting retries, fallbacks and resumes.
         public var attempt: Int
-        /// The answer so far, to be continued (a resume); nil for a fresh call.
+        /// The answer so far (or its end, when it does not all fit this provider's context), to be
+        /// continued (a resume); nil for a fresh call.
         public var answerPrefix: String?
         /// `fallback` or `resumed` (when another provider takes over), then `providerChosen` (with a
         /// stream only: `respond` has nobody to tell).
@@ -72,6 +73,8 @@ public struct AttemptStateMachine: Sendable {
     public let streaming: Bool
     public let maxResumes: Int
     public let deadline: Duration?
+    /// The request's size, to weigh a server's context claim and cap the text a resume carries.
+    public let size: RequestSize
 
     // What happened so far.
     public internal(set) var index = 0
@@ -100,10 +103,11 @@ public struct AttemptStateMachine: Sendable {
     }
 
     public init(candidates: [Candidate], level: PrivacyLevel, retry: RetryPolicy, privacy: PrivacyPolicy,
-                streaming: Bool, maxResumes: Int, deadline: Duration?, skipped: [Ineligibility] = []) {
+                streaming: Bool, maxResumes: Int, deadline: Duration?, size: RequestSize = RequestSize(),
+                skipped: [Ineligibility] = []) {
         self.candidates = candidates; self.level = level; self.retry = retry; self.privacy = privacy
         self.streaming = streaming; self.maxResumes = max(0, maxResumes); self.deadline = deadline
-        self.skipped = skipped
+        self.size = size; self.skipped = skipped
     }
 
     public var currentProvider: ProviderID? { index < candidates.count ? candidates[index].id : nil }

@@ -10,6 +10,11 @@ enum Prefetch {
     /// 64-byte line). Never faults, even past the end of a mapping.
     @inline(__always)
     static func read(_ address: UnsafeRawPointer, count: Int) {
+        // The thread sanitizer's build turns this call into an `invoke`, which LLVM refuses for an
+        // intrinsic (a compiler crash); Scripts/tsan.sh defines this flag, and a hint may be skipped.
+        #if SWITCHBOARD_NO_PREFETCH
+        return
+        #else
         guard count > 0 else { return }
         var offset = 0
         while offset < count {
@@ -17,5 +22,6 @@ enum Prefetch {
             offset &+= 64
         }
         llvmPrefetch(address + (count - 1), 0, 3, 1)
+        #endif
     }
 }

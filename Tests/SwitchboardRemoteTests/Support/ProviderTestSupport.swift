@@ -45,7 +45,7 @@ func providerRequest(_ prompt: String = "Say hello", messages: [ChatMessage] = [
 
 /// Collects log lines from a provider.
 final class LogSink: Sendable {
-    private let lines = Mutex<[String]>([])
+    private let lines = Lock<[String]>([])
     var handler: @Sendable (String) -> Void { { line in self.lines.withLock { $0.append(line) } } }
     var all: [String] { lines.withLock { $0 } }
 }

@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+import Switchboard
+import SwitchboardCore
+import SwitchboardTestKit
+@testable import SwitchboardRemote
+
+/// A remote server's claims are hints, end to end: a real OpenAI-compatible provider on loopback, the
+/// coordinator, and a scripted on-device stand-in with an 8,192-token context.
+@Suite("A server's context claims and streamed text cannot veto the device")
+struct ContextClaimLoopbackTests {
+    static func device() -> ScriptedProvider {
+        ScriptedProvider(id: "device", capabilities: ProviderCapabilities(isOnDevice: true, maxContextTokens: 8192),
+                         output: .tokens(["on", " device"]))
+    }
+
+    static func configuration() -> SwitchboardConfiguration {
+        // One call per provider: a failed remote hands over to the device at once.
+        SwitchboardConfiguration(retry: RetryPolicy(maxAttemptsPerProvider: 1),
+                                 breaker: .init(consecutiveFailures: 1_000, minimumCalls: 1_000), cacheEnabled: false,
+                                 stateRefreshInterval: .zero)
+    }
+
+    static let question = "What is the boiling point of water at sea level, in degrees Celsius, please?"
+
+    @Test(arguments: [999_999_999_999, Int.max])
+    func aHugeContextClaimRulesOutOnlyTheRemote(_ limit: Int) async throws {
+        let body = #"{"error":{"message":"This model's maximum context length is \#(limit) tokens. However, your messages "#
+            + #"resulted in \#(limit) tokens.","type":"invalid_request_error","code":"context_length_exceeded"}}"#
+        let server = try LoopbackHTTPServer([.json(400, body)])
+        defer { server.stop() }
+        let device = Self.device()
+        let coordinator = Coordinator(providers: [device, openAI(server)], configuration: Self.configuration(), clock: ImmediateClock())
+        let request = GenerationRequest(prompt: Self.question, preferredProviders: ["openai-compatible"])
+        var reason: ProviderError?
+        var response: GenerationResponse?
+        for await event in coordinator.stream(request) {
+            if case .fallback(_, _, let why) = event { reason = why }
+            if case .completed(let done) = event { response = done }
+        }
+        guard case .contextLengthExceeded(let claimed, _)? = reason else {
+            Issue.record("expected the claim, got \(String(describing: reason))"); return
+        }
+        // The wire decoder may clamp the number; either way the claim dwarfs anything the device could need.
+        #expect(claimed >= 100_000_000_000, "the server's claim (\(limit)) reached the router")
+        #expect(response?.providerID == "device")
+        #expect(response?.text == "on device")
+        #expect(await device.callCount == 1)
+        #expect(server.requests.count == 1)
+    }
+
+    @Test func hugeStreamedPiecesAreNotCarriedWholeIntoTheDevice() async throws {
+        // 600 KB in all, 73 times what the device's context holds (small enough to stream in time under
+        // the thread sanitizer too).
+        let piece = String(repeating: "a", count: 20_000)
+        let chunk = sseData(#"{"choices":[{"index":0,"delta":{"content":"\#(piece)"},"finish_reason":null}]}"#)
+        let server = try LoopbackHTTPServer([.sse(Array(repeating: chunk, count: 30), then: [.reset])])
+        defer { server.stop() }
+        let device = Self.device()
+        let coordinator = Coordinator(providers: [device, openAI(server, settings: settings(idleTimeout: .seconds(30)))],
+                                      configuration: Self.configuration(), clock: ImmediateClock())
+        let request = GenerationRequest(prompt: Self.question, maxTokens: 64, preferredProviders: ["openai-compatible"])
+        var carried: CarriedText?
+        var delivered = 0
+        var response: GenerationResponse?
+        for await event in coordinator.stream(request) {
+            switch event {
+            case .token(let text) where carried == nil: delivered += text.utf8.count
+            case .resumed(_, let to, _, let how): #expect(to == "device"); carried = how
+            case .completed(let done): response = done
+            default: break
+            }
+        }
+        // As much as the remote's own caps let through: far more than the device's context either way.
+        #expect(delivered >= 50_000)
+        guard case .trimmed(let kept, let dropped)? = carried else {
+            Issue.record("expected a trimmed prefix, got \(String(describing: carried))"); return
+        }
+        let prefix = try #require(await device.receivedRequests.last?.request.answerPrefix)
+        #expect(prefix.utf8.count == kept && kept <= 8192 && kept + dropped == delivered)
+        #expect(response?.providerID == "device")
+        #expect(response.map { $0.text.hasSuffix("on device") && $0.text.utf8.count == delivered + 9 } == true)
+    }
+}
