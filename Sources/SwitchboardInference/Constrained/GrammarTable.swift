@@ -46,7 +46,21 @@ final class GrammarTable: Sendable {
     func memberCost(_ member: Member) -> Int { Self.memberCost(member, nodes) }
 
     /// `"key":value` at its cheapest.
-    static func memberCost(_ member: Member, _ nodes: [Entry]) -> Int { member.key.count + 3 + nodes[member.value].minCost }
+    static func memberCost(_ member: Member, _ nodes: [Entry]) -> Int { Cost.add(member.key.count + 3, nodes[member.value].minCost) }
+}
+
+/// Byte counts of documents, saturating at `infinite`: a schema's bounds come from outside (nested
+/// `minItems` of 4096 multiply past `Int.max`), and a cost that large only means "cannot be generated".
+enum Cost {
+    static let infinite = Int.max / 4
+
+    /// `a + b` for costs in 0...infinite (the sum of two cannot overflow), clamped to `infinite`.
+    static func add(_ a: Int, _ b: Int) -> Int { min(infinite, max(0, a) + max(0, b)) }
+
+    static func multiply(_ count: Int, _ cost: Int) -> Int {
+        let (product, overflow) = max(0, count).multipliedReportingOverflow(by: max(0, cost))
+        return overflow ? infinite : min(infinite, product)
+    }
 }
 
 extension GrammarTable {
@@ -68,11 +82,11 @@ extension GrammarTable {
             }
             var tail = [Int](repeating: 1, count: compiled.count + 1)
             for i in stride(from: compiled.count - 1, through: 0, by: -1) {
-                tail[i] = tail[i + 1] + (compiled[i].isRequired ? memberCost(compiled[i]) + 1 : 0)
+                tail[i] = Cost.add(tail[i + 1], compiled[i].isRequired ? Cost.add(memberCost(compiled[i]), 1) : 0)
             }
             // `{` then either `}` or the first required member without its comma, then the rest.
             let firstRequired = compiled.firstIndex(where: \.isRequired)
-            let cost = firstRequired.map { 1 + memberCost(compiled[$0]) + tail[$0 + 1] } ?? 2
+            let cost = firstRequired.map { Cost.add(1 + memberCost(compiled[$0]), tail[$0 + 1]) } ?? 2
             entry = Entry(node: .object(members: compiled, tail: tail), minCost: cost)
         case .string(let values, let maxLength):
             let limit = maxLength ?? .max
@@ -93,6 +107,8 @@ extension GrammarTable {
         case .number(let minimum, let maximum):
             let lo = minimum ?? -.infinity, hi = maximum ?? .infinity
             guard lo <= hi, !lo.isNaN, !hi.isNaN else { throw .unsupportedGrammar("the number range is empty") }
+            // Numbers are written with at most 15 integer digits (no exponent once bounded).
+            guard lo < 1e15, hi > -1e15 else { throw .unsupportedGrammar("the number range lies beyond 15 digits") }
             entry = Entry(node: .number(minimum: lo, maximum: hi), minCost: GrammarTable.numberCost(lo, hi))
         case .boolean: entry = Entry(node: .boolean, minCost: 4)
         case .null: entry = Entry(node: .null, minCost: 4)
@@ -102,7 +118,7 @@ extension GrammarTable {
             let item = try add(items, depth: depth + 1)
             let itemCost = nodes[item].minCost
             entry = Entry(node: .array(item: item, minItems: minItems, maxItems: limit),
-                          minCost: 2 + minItems * itemCost + max(0, minItems - 1))
+                          minCost: Cost.add(2, Cost.add(Cost.multiply(minItems, itemCost), max(0, minItems - 1))))
         case .anyOf(let choices):
             guard !choices.isEmpty else { throw .unsupportedGrammar("anyOf has no alternatives") }
             var indices: [Int] = []
@@ -119,8 +135,12 @@ extension GrammarTable {
     /// upper bound (sign, a digit, a point and every fraction digit).
     static func numberCost(_ lo: Double, _ hi: Double) -> Int {
         let nearest = lo > 0 ? lo.rounded(.up) : hi < 0 ? hi.rounded(.down) : 0
-        guard nearest >= lo, nearest <= hi else { return 3 + maxFractionDigits }
-        return (nearest < 0 ? 1 : 0) + max(1, String(Int(abs(nearest))).count)
+        guard nearest >= lo, nearest <= hi, nearest.isFinite else { return 3 + maxFractionDigits }
+        // Digits counted on the Double: a bound from a schema may be far outside Int's range.
+        var digits = 1
+        var magnitude = abs(nearest)
+        while magnitude >= 10, digits < 400 { magnitude /= 10; digits += 1 }
+        return (nearest < 0 ? 1 : 0) + digits
     }
 
     /// `text` as it appears inside a JSON string literal.

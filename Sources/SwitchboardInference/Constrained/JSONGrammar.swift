@@ -56,6 +56,9 @@ public struct JSONConstraint: Sendable, Equatable {
     public init(_ grammar: JSONGrammar) throws(ConstraintError) {
         self.grammar = grammar
         table = try GrammarTable(grammar)
+        guard table.nodes[table.root].minCost < Cost.infinite else {
+            throw .unsupportedGrammar("the smallest valid document is too large to generate (minItems multiply past any budget)")
+        }
     }
 
     /// The fewest bytes (hence tokens, at worst one byte each) of any valid document.
