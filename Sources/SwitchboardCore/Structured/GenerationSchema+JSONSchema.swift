@@ -50,7 +50,8 @@ struct SchemaLowering {
     static let annotations: Set<String> = ["$schema", "$id", "$anchor", "$dynamicAnchor", "$comment", "title", "description", "examples",
                                            "default", "deprecated", "readOnly", "writeOnly", "$defs", "definitions", "discriminator",
                                            "contentMediaType", "contentEncoding", "propertyOrdering"]
-    static let objectKeywords: Set<String> = ["properties", "required", "additionalProperties", "minProperties", "maxProperties"]
+    static let objectKeywords: Set<String> = ["properties", "required", "additionalProperties", "minProperties", "maxProperties",
+                                              "patternProperties", "propertyNames", "dependentRequired", "dependentSchemas"]
     static let arrayKeywords: Set<String> = ["items", "prefixItems", "minItems", "maxItems", "uniqueItems"]
     static let stringKeywords: Set<String> = ["minLength", "maxLength", "pattern", "format"]
     static let numberKeywords: Set<String> = ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"]
@@ -238,6 +239,19 @@ struct SchemaLowering {
                 return minProperties > 0 ? Self.open("an object whose values allow anything") : .object([])
             }
             return .dictionary(of: values, minProperties: minProperties, maxProperties: maxProperties)
+        }
+        // Keywords about keys: generation writes only the declared properties, so it is enough that
+        // none of their names is caught by them (else the decoder does not generate this object).
+        if let patterns = node["patternProperties"]?.objectMembers, result.contains(where: { property in
+            patterns.contains { (try? SchemaRegex($0.key))?.matches(property.name) ?? true }
+        }) { return Self.open("a property that patternProperties also constrains") }
+        if let names = node["propertyNames"], let check = try? JSONSchemaValidator(schema: names, in: document),
+           result.contains(where: { !check.isValid(.string($0.name)) }) {
+            return Self.open("a property whose name propertyNames refuses")
+        }
+        let triggers = (node["dependentRequired"]?.objectMembers ?? []) + (node["dependentSchemas"]?.objectMembers ?? [])
+        if triggers.contains(where: { trigger in result.contains { $0.name == trigger.key } }) {
+            return Self.open("dependentRequired or dependentSchemas on a property (validated, not generated)")
         }
         // minProperties/maxProperties: require the first optional ones, leave out the last ones.
         var requiredCount = result.count(where: \.isRequired)

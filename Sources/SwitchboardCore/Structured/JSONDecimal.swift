@@ -114,14 +114,17 @@ extension GeneratedContent {
         switch (self, other) {
         case (.null, .null): return true
         case (.bool(let a), .bool(let b)): return a == b
-        case (.string(let a), .string(let b)): return a == b
+        // Code point by code point: Swift's `==` would equate canonically equivalent strings.
+        case (.string(let a), .string(let b)): return a.unicodeScalars.elementsEqual(b.unicodeScalars)
         case (.number(let a), .number(let b)):
             guard let x = JSONDecimal(a), let y = JSONDecimal(b) else { return a == b }
             return x == y
         case (.array(let a), .array(let b)): return a.count == b.count && zip(a, b).allSatisfy { $0.jsonEquals($1) }
         case (.object(let a), .object(let b)):
             guard a.count == b.count else { return false }
-            return a.allSatisfy { member in b.contains { $0.key == member.key && $0.value.jsonEquals(member.value) } }
+            return a.allSatisfy { member in
+                b.contains { $0.key.unicodeScalars.elementsEqual(member.key.unicodeScalars) && $0.value.jsonEquals(member.value) }
+            }
         default: return false
         }
     }

@@ -17,6 +17,10 @@ package final class JSONSchemaValidator: Sendable {
         var constant: GeneratedContent?
         var properties: [(name: String, node: Int)] = []
         var additional: Int?
+        var patternProperties: [(pattern: SchemaRegex, node: Int)] = []
+        var propertyNames: Int?
+        var dependentRequired: [(name: String, needs: [String])] = []
+        var dependentSchemas: [(name: String, node: Int)] = []
         var required: [String] = []
         var minProperties = 0, maxProperties: Int?
         var prefixItems: [Int] = []
@@ -36,8 +40,7 @@ package final class JSONSchemaValidator: Sendable {
     let document: GeneratedContent
     let nodes: [Node]
 
-    static let refused: Set<String> = ["if", "then", "else", "contains", "minContains", "maxContains", "dependentRequired",
-                                       "dependentSchemas", "dependencies", "patternProperties", "propertyNames",
+    static let refused: Set<String> = ["if", "then", "else", "contains", "minContains", "maxContains", "dependencies",
                                        "unevaluatedItems", "unevaluatedProperties", "additionalItems", "$dynamicRef", "$recursiveRef"]
     /// Validation nests at most this deep (schema levels, references included).
     static let maxDepth = 256
@@ -102,11 +105,28 @@ package final class JSONSchemaValidator: Sendable {
             for name in node.required where !members.contains(where: { $0.key == name }) {
                 throw fail("the required property '\(name)' is missing")
             }
+            for (name, needs) in node.dependentRequired where members.contains(where: { $0.key == name }) {
+                if let missing = needs.first(where: { need in !members.contains { $0.key == need } }) {
+                    throw fail("'\(missing)' is required when '\(name)' is present")
+                }
+            }
+            for (name, schema) in node.dependentSchemas where members.contains(where: { $0.key == name }) {
+                try validate(value, node: schema, path: path, depth: depth + 1)
+            }
             for member in members {
                 let childPath = path + "." + member.key
+                if let names = node.propertyNames { try validate(.string(member.key), node: names, path: childPath, depth: depth + 1) }
+                var matched = false
                 if let property = node.properties.first(where: { $0.name == member.key }) {
                     try validate(member.value, node: property.node, path: childPath, depth: depth + 1)
-                } else if let additional = node.additional {
+                    matched = true
+                }
+                for (pattern, schema) in node.patternProperties where pattern.matches(member.key) {
+                    try validate(member.value, node: schema, path: childPath, depth: depth + 1)
+                    matched = true
+                }
+                if matched { continue }
+                if let additional = node.additional {
                     if nodes[additional].always == false { throw fail("'\(member.key)' is not a property of the schema") }
                     try validate(member.value, node: additional, path: childPath, depth: depth + 1)
                 }
@@ -249,6 +269,27 @@ extension JSONSchemaValidator {
                         node.properties.append((name, try compile(value: child, pointer: JSONSchemaValidator.child(pointer, key, name))))
                     }
                 case "additionalProperties": node.additional = try compile(value: value, pointer: at(key))
+                case "patternProperties":
+                    guard case .object(let patterns) = value else { throw .unsupportedSchema(path: at(key), reason: "must be an object") }
+                    for (source, child) in patterns {
+                        let regex: SchemaRegex
+                        do { regex = try SchemaRegex(source) } catch {
+                            throw .unsupportedSchema(path: JSONSchemaValidator.child(pointer, key, source), reason: error.description)
+                        }
+                        node.patternProperties.append((regex, try compile(value: child, pointer: JSONSchemaValidator.child(pointer, key, source))))
+                    }
+                case "propertyNames": node.propertyNames = try compile(value: value, pointer: at(key))
+                case "dependentRequired":
+                    guard case .object(let entries) = value else { throw .unsupportedSchema(path: at(key), reason: "must be an object") }
+                    for (name, needs) in entries {
+                        guard let list = needs.stringList else { throw .unsupportedSchema(path: at(key), reason: "must map names to lists of names") }
+                        node.dependentRequired.append((name, list))
+                    }
+                case "dependentSchemas":
+                    guard case .object(let entries) = value else { throw .unsupportedSchema(path: at(key), reason: "must be an object") }
+                    for (name, child) in entries {
+                        node.dependentSchemas.append((name, try compile(value: child, pointer: JSONSchemaValidator.child(pointer, key, name))))
+                    }
                 case "required":
                     guard let names = value.stringList else { throw .unsupportedSchema(path: at(key), reason: "required must be a list of names") }
                     node.required = names

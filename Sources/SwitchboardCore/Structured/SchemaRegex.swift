@@ -25,6 +25,7 @@ package struct SchemaRegex: Sendable, Hashable {
     static let maxNFAStates = 20_000
     static let maxDFAStates = 2_000
     static let maxRepeat = 1_000
+    static let maxWork = 150_000
 
     package init(_ source: String) throws(RegexError) {
         self.source = source
@@ -422,12 +423,25 @@ struct RegexDFA {
             membership.append(classStarts.map { start in set.contains { $0.contains(start) } })
         }
         // A state is (states that may read on, states past a `$` that only the end may follow).
-        func closure(_ seeds: [Int], atStart: Bool) -> (normal: [Int], endOnly: [Int]) {
-            var normal = [Bool](repeating: false, count: nfa.edges.count)
-            var endOnly = normal
+        // Marks are stamped per closure instead of reallocated; the total work is bounded.
+        var normalMark = [Int](repeating: -1, count: nfa.edges.count), endMark = normalMark
+        var stamp = 0
+        var work = 0
+        func closure(_ seeds: [Int], atStart: Bool) throws(RegexError) -> (normal: [Int], endOnly: [Int]) {
+            stamp += 1
+            var normal: [Int] = [], endOnly: [Int] = []
             var stack: [(Int, Bool)] = seeds.map { ($0, false) }
             while let (state, pastEnd) = stack.popLast() {
-                if pastEnd { if endOnly[state] { continue }; endOnly[state] = true } else { if normal[state] { continue }; normal[state] = true }
+                if pastEnd {
+                    if endMark[state] == stamp { continue }
+                    endMark[state] = stamp
+                    endOnly.append(state)
+                } else {
+                    if normalMark[state] == stamp { continue }
+                    normalMark[state] = stamp
+                    normal.append(state)
+                }
+                work += 1
                 for edge in nfa.edges[state] {
                     switch edge {
                     case .epsilon(let t): stack.append((t, pastEnd))
@@ -437,7 +451,8 @@ struct RegexDFA {
                     }
                 }
             }
-            return (normal.indices.filter { normal[$0] }, endOnly.indices.filter { endOnly[$0] })
+            guard work <= SchemaRegex.maxWork else { throw .tooComplex("building its automaton takes more than \(SchemaRegex.maxWork) steps") }
+            return (normal.sorted(), endOnly.sorted())
         }
         var index: [[Int]: Int] = [:]
         var pending: [[Int]] = []
@@ -453,20 +468,22 @@ struct RegexDFA {
             transitions += [Int32](repeating: -1, count: classCount)
             return Int32(index.count - 1)
         }
-        _ = try intern(closure([start], atStart: true))
+        _ = try intern(try closure([start], atStart: true))
         var done = 0
         while done < pending.count {
             let k = pending[done]
             let normal = k.prefix { $0 >= 0 }
             for c in 0..<classCount {
                 var seeds: [Int] = []
+                work += normal.count
+                guard work <= SchemaRegex.maxWork else { throw .tooComplex("building its automaton takes more than \(SchemaRegex.maxWork) steps") }
                 for state in normal {
                     for edge in nfa.edges[state] {
                         if case .chars(let set, let target) = edge, membership[set][c] { seeds.append(target) }
                     }
                 }
                 if seeds.isEmpty { continue }
-                transitions[done * classCount + c] = try intern(closure(seeds, atStart: false))
+                transitions[done * classCount + c] = try intern(try closure(seeds, atStart: false))
             }
             done += 1
         }
