@@ -48,7 +48,7 @@ struct StructuredTaskRunner {
                                     counter: TokenCounter { tokenizer.encode($0, addBOS: false, parseSpecial: $1).count })
         let prompt = try builder.build(request)
         let ids = tokenizer.encode(prompt.text, addBOS: true, parseSpecial: prompt.parseSpecial)
-        let constraint = constrained ? try JSONConstraint(task.schema.grammar) : nil
+        let constraint = constrained ? try task.schema.compiledConstraint() : nil
         let options = GenerationOptions(maxTokens: max(1, min(tokens ?? maxTokens, maxTokens)), sampler: .greedy, constraint: constraint)
         let start = ContinuousClock.now
         var text = ""

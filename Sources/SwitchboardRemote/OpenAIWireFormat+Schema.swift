@@ -17,11 +17,28 @@ extension OpenAIWireFormat {
         }
     }
 
-    /// `schema` with every object closed, or nil when strict mode cannot take it.
+    /// Keywords strict mode rejects (optional properties have no strict form but `anyOf` with null).
+    static let notStrict: Set<String> = ["oneOf", "allOf", "not", "minLength", "maxLength", "prefixItems", "uniqueItems",
+                                         "minProperties", "maxProperties", "patternProperties", "propertyNames", "if", "then", "else",
+                                         "contains", "dependentRequired", "dependentSchemas", "unevaluatedProperties", "unevaluatedItems"]
+    /// The string formats strict mode enforces.
+    static let strictFormats: Set<String> = ["date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"]
+
+    /// `schema` with every object closed, or nil when strict mode cannot take it. `$defs` and
+    /// `definitions` are closed too (strict mode follows `$ref`s into them, recursion included).
     static func strictSchema(_ schema: JSONValue, depth: Int = 0) -> JSONValue? {
         guard depth < 64, case .object(var node) = schema else { return nil }
-        // Keywords strict mode rejects; optional properties have no strict form but `anyOf` with null.
-        if node["oneOf"] != nil || node["minLength"] != nil || node["maxLength"] != nil { return nil }
+        if node.keys.contains(where: notStrict.contains) { return nil }
+        if let format = node["format"]?.stringValue, !strictFormats.contains(format) { return nil }
+        for key in ["$defs", "definitions"] {
+            guard case .object(let definitions)? = node[key] else { continue }
+            var closed: [String: JSONValue] = [:]
+            for (name, child) in definitions {
+                guard let strict = strictSchema(child, depth: depth + 1) else { return nil }
+                closed[name] = strict
+            }
+            node[key] = .object(closed)
+        }
         if case .object(let properties)? = node["properties"] {
             let required = Set((node["required"]?.arrayValue ?? []).compactMap(\.stringValue))
             guard properties.keys.allSatisfy(required.contains) else { return nil }
@@ -36,7 +53,7 @@ extension OpenAIWireFormat {
             if node["additionalProperties"].map({ $0 != false }) == true { return nil }
             node["additionalProperties"] = false
         }
-        if let items = node["items"] {
+        if let items = node["items"], items != false {
             guard let strict = strictSchema(items, depth: depth + 1) else { return nil }
             node["items"] = strict
         }

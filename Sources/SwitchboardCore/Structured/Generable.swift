@@ -13,6 +13,26 @@ import Foundation
 ///     ])
 /// }
 /// ```
+///
+/// Nested and recursive types are references to definitions on the root schema; constants,
+/// patterns, formats and dictionaries have their own constructors:
+///
+/// ```swift
+/// struct Folder: Generable {
+///     var kind: String            // always "folder"
+///     var name: String
+///     var created: String         // a date
+///     var sizes: [String: Int]
+///     var children: [Folder]
+///     static let generationSchema = GenerationSchema.reference("Folder").defining(["Folder": .object([
+///         .init("kind", .constant(.string("folder"))),
+///         .init("name", .string(maxLength: 40, pattern: "^[A-Za-z0-9 _-]+$")),
+///         .init("created", .string(format: .date)),
+///         .init("sizes", .dictionary(of: .integer(minimum: 0), maxProperties: 8)),
+///         .init("children", .array(of: .reference("Folder"), maxItems: 4)),
+///     ])])
+/// }
+/// ```
 public protocol Generable: Codable, Sendable {
     static var generationSchema: GenerationSchema { get }
 }

@@ -152,8 +152,15 @@ struct JSONReader {
                         throw .invalidJSON("bad \\u escape at byte \(index)")
                     }
                     index += 4
-                    // Surrogate halves alone are not characters: they become U+FFFD.
-                    out += Array(String(Unicode.Scalar(code).map(Character.init) ?? "\u{FFFD}").utf8)
+                    var scalar = code
+                    // A UTF-16 surrogate pair (`\ud83d\udca9`) is one character; a half alone becomes U+FFFD.
+                    if (0xD800...0xDBFF).contains(code), index + 6 <= bytes.count, bytes[index] == UInt8(ascii: "\\"),
+                       bytes[index + 1] == UInt8(ascii: "u"),
+                       let low = UInt32(String(decoding: bytes[index + 2..<index + 6], as: UTF8.self), radix: 16), (0xDC00...0xDFFF).contains(low) {
+                        scalar = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+                        index += 6
+                    }
+                    out += Array(String(Unicode.Scalar(scalar).map(Character.init) ?? "\u{FFFD}").utf8)
                 default: throw .invalidJSON("bad escape at byte \(index - 1)")
                 }
             case 0..<0x20: throw .invalidJSON("control character in a string at byte \(index - 1)")

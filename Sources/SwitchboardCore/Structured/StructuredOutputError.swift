@@ -16,7 +16,7 @@ public enum StructuredOutputError: Error, Sendable, Hashable, CustomStringConver
     public var description: String {
         switch self {
         case .unsupportedSchema(let path, let reason):
-            "JSON Schema at \(path) is not supported: \(reason); express it with type, properties, required, enum, items, anyOf and bounds"
+            "JSON Schema at \(path) is not supported: \(reason) (see Docs/Structured.md for the keywords supported)"
         case .invalidSchemaDocument(let reason): "the schema is not a JSON Schema object: \(reason)"
         case .unsatisfiableSchema(let path, let reason): "the schema at \(path) admits no value: \(reason)"
         case .invalidJSON(let reason): "the answer is not JSON: \(reason)"

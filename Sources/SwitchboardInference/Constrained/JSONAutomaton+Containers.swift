@@ -59,18 +59,45 @@ extension JSONAutomaton {
     }
 
     mutating func stepArray(_ node: Int, _ count: Int, _ phase: ArrayPhase, _ byte: UInt8) -> Bool {
-        guard case .array(let item, let minItems, let maxItems) = table.nodes[node].node else { return false }
+        guard case .array(let prefix, let item, let minItems, let maxItems) = table.nodes[node].node else { return false }
         if byte == UInt8(ascii: "]"), phase != .afterComma, count >= minItems { pop(); return true }
         switch phase {
         case .open, .afterComma:
-            guard count < maxItems else { return false }
+            guard count < maxItems, let next = count < prefix.count ? prefix[count] : item else { return false }
             top = .array(node: node, count: count + 1, phase: .afterValue)
-            return startValue(item, byte)
+            return startValue(next, byte)
         case .afterValue:
-            guard byte == UInt8(ascii: ","), count < maxItems else { return false }
+            guard byte == UInt8(ascii: ","), count < maxItems, count < prefix.count || item != nil else { return false }
             top = .array(node: node, count: count, phase: .afterComma)
             return true
         }
+    }
+
+    /// An object with free keys: a key is a string frame pushed above the map, which is in phase
+    /// `colon` when the key closes.
+    mutating func stepMap(_ node: Int, _ count: Int, _ phase: MapPhase, _ byte: UInt8) -> Bool {
+        guard case .dictionary(let key, let value, let minProperties, let maxProperties) = table.nodes[node].node else { return false }
+        switch phase {
+        case .open, .afterValue:
+            if byte == UInt8(ascii: "}"), count >= minProperties { pop(); return true }
+            if phase == .open, byte == UInt8(ascii: "\""), count < maxProperties {
+                top = .map(node: node, count: count + 1, phase: .colon)
+                return startValue(key, byte)
+            }
+            guard phase == .afterValue, byte == UInt8(ascii: ","), count < maxProperties else { return false }
+            top = .map(node: node, count: count, phase: .afterComma)
+        case .afterComma:
+            guard byte == UInt8(ascii: "\"") else { return false }
+            top = .map(node: node, count: count + 1, phase: .colon)
+            return startValue(key, byte)
+        case .colon:
+            guard byte == UInt8(ascii: ":") else { return false }
+            top = .map(node: node, count: count, phase: .value)
+        case .value:
+            top = .map(node: node, count: count, phase: .afterValue)
+            return startValue(value, byte)
+        }
+        return true
     }
 
     /// Indices of the set bits, ascending.

@@ -13,6 +13,9 @@ struct JSONAutomaton: Sendable {
 
     enum ArrayPhase: Sendable, Equatable { case open, afterComma, afterValue }
 
+    /// A map's phases: `colon` once its key (a string frame above it) is closed.
+    enum MapPhase: Sendable, Equatable { case open, afterComma, colon, value, afterValue }
+
     enum Frame: Sendable, Equatable {
         /// The document; `started` once its value began.
         case root(started: Bool)
@@ -20,11 +23,18 @@ struct JSONAutomaton: Sendable {
         case object(node: Int, next: Int, written: Int, phase: ObjectPhase)
         /// `count`: items started.
         case array(node: Int, count: Int, phase: ArrayPhase)
+        /// An object with free keys; `count`: members started.
+        case map(node: Int, count: Int, phase: MapPhase)
         /// A free string: characters so far, continuation bytes still due (and the allowed range
         /// of the next one), and whether a backslash is pending.
         case string(node: Int, characters: Int, pending: Int, low: UInt8, high: UInt8, escape: Bool)
+        /// A string following a pattern: its automaton's `state`, the character being read (`partial`
+        /// scalar bits, continuation bytes still due and their range) and a pending backslash.
+        case patterned(node: Int, characters: Int, state: Int32, partial: UInt32, pending: Int, low: UInt8, high: UInt8, escape: Bool)
         /// An enum string: the choices still matching the `offset` bytes read.
         case choice(node: Int, alive: UInt64, offset: Int)
+        /// Whole JSON texts (constants): the ones still matching the `offset` bytes read.
+        case literalChoice(node: Int, alive: UInt64, offset: Int)
         case number(node: Int, JSONNumberState)
         /// `true`, `false` or `null`, `offset` bytes in.
         case literal(word: Literal, offset: Int)
@@ -56,7 +66,9 @@ struct JSONAutomaton: Sendable {
     /// The end of generation may come now (a finished document, or a top-level number that may end).
     var canFinish: Bool {
         if isFinished { return true }
-        if case .number(let node, let state) = top, below == [.root(started: true)] { return state.isComplete(bounds(node)) }
+        guard below == [.root(started: true)] else { return false }
+        if case .number(let node, let state) = top { return state.isComplete(bounds(node)) }
+        if case .literalChoice(let node, let alive, let offset) = top { return literalIsComplete(node, alive, offset) }
         return false
     }
 
@@ -71,7 +83,10 @@ struct JSONAutomaton: Sendable {
         if byte == 0x20 || byte == 0x0A {
             // Inside a string or key a space is a character, and a raw newline is refused there.
             switch top {
-            case .string, .choice, .object(_, _, _, .key): return stepInString(byte)
+            case .string, .choice, .patterned, .object(_, _, _, .key): return stepInString(byte)
+            case .literalChoice(let node, let alive, let offset):
+                // A space inside a constant's text (`"a b"`) continues it; after a whole one it is whitespace.
+                if continuesLiteral(node, alive, offset, byte) { return stepInString(byte) }
             default: break
             }
             return acceptWhitespace(newline: byte == 0x0A)
@@ -84,8 +99,12 @@ struct JSONAutomaton: Sendable {
     /// level of indentation, so a small model cannot loop on blank lines or spaces.
     private mutating func acceptWhitespace(newline: Bool) -> Bool {
         switch top {
-        case .object, .array: break
-        case .string, .choice: return false
+        case .object, .array, .map: break
+        case .string, .choice, .patterned: return false
+        case .literalChoice(let node, let alive, let offset):
+            guard literalIsComplete(node, alive, offset) else { return false }
+            pop()
+            return acceptWhitespace(newline: newline)
         case .number(let node, let state):
             guard state.isComplete(bounds(node)) else { return false }
             pop()
@@ -116,10 +135,19 @@ struct JSONAutomaton: Sendable {
             return stepObject(node, next, written, phase, byte)
         case .array(let node, let count, let phase):
             return stepArray(node, count, phase, byte)
+        case .map(let node, let count, let phase):
+            return stepMap(node, count, phase, byte)
         case .string(let node, let characters, let pending, let low, let high, let escape):
             return stepString(node, characters, pending, low, high, escape, byte)
+        case .patterned(let node, let characters, let state, let partial, let pending, let low, let high, let escape):
+            return stepPatterned(node, characters, state, partial, pending, low, high, escape, byte)
         case .choice(let node, let alive, let offset):
             return stepChoice(node, alive, offset, byte)
+        case .literalChoice(let node, let alive, let offset):
+            if continuesLiteral(node, alive, offset, byte) { return stepLiteral(node, alive, offset, byte) }
+            guard literalIsComplete(node, alive, offset) else { return false }
+            pop()
+            return step(byte)
         case .number(let node, var state):
             if state.feed(byte, bounds(node)) { top = .number(node: node, state); return true }
             guard case .number(_, let unchanged) = top, unchanged.isComplete(bounds(node)) else { return false }
@@ -135,20 +163,32 @@ struct JSONAutomaton: Sendable {
 
     /// Begins a value of `node` with its first byte (an `anyOf` takes the first alternative that can).
     mutating func startValue(_ node: Int, _ byte: UInt8) -> Bool {
+        // A recursive schema could nest without end; past this depth nothing opens.
+        guard below.count < Self.maxDepth else { return false }
         switch table.nodes[node].node {
         case .object:
             guard byte == UInt8(ascii: "{") else { return false }
             push(.object(node: node, next: 0, written: 0, phase: .open))
+        case .dictionary:
+            guard byte == UInt8(ascii: "{") else { return false }
+            push(.map(node: node, count: 0, phase: .open))
         case .array:
             guard byte == UInt8(ascii: "[") else { return false }
             push(.array(node: node, count: 0, phase: .open))
-        case .string(let choices, _):
+        case .string(let choices, _, _, let pattern):
             guard byte == UInt8(ascii: "\"") else { return false }
             if let choices {
                 push(.choice(node: node, alive: Self.all(choices.count), offset: 0))
+            } else if pattern != nil {
+                push(.patterned(node: node, characters: 0, state: 0, partial: 0, pending: 0, low: 0x80, high: 0xBF, escape: false))
             } else {
                 push(.string(node: node, characters: 0, pending: 0, low: 0x80, high: 0xBF, escape: false))
             }
+        case .literals(let texts):
+            var alive: UInt64 = 0
+            for (i, text) in texts.enumerated() where text.first == byte { alive |= 1 << UInt64(i) }
+            guard alive != 0 else { return false }
+            push(.literalChoice(node: node, alive: alive, offset: 1))
         case .integer, .number:
             guard let state = JSONNumberState.start(byte, bounds(node)) else { return false }
             push(.number(node: node, state))
@@ -180,11 +220,14 @@ struct JSONAutomaton: Sendable {
 
     func bounds(_ node: Int) -> JSONNumberState.Bounds {
         switch table.nodes[node].node {
-        case .integer(let minimum, let maximum): .init(minimum: minimum, maximum: maximum, isInteger: true)
+        case .integer(let minimum, let maximum, let step): .init(minimum: minimum, maximum: maximum, isInteger: true, step: step)
         case .number(let minimum, let maximum): .init(minimum: minimum, maximum: maximum, isInteger: false)
         default: .init(minimum: 0, maximum: 0, isInteger: true)
         }
     }
+
+    /// Containers open at once at most (recursive schemas included).
+    static let maxDepth = 128
 
     /// A bit set of the first `count` (at most 64) candidates.
     static func all(_ count: Int) -> UInt64 { count >= 64 ? .max : (1 << UInt64(count)) - 1 }

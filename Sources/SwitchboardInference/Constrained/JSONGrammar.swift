@@ -11,16 +11,42 @@ public indirect enum JSONGrammar: Sendable, Hashable {
         }
     }
 
+    /// A regular language over Unicode scalars as a deterministic automaton (the runtime compiles
+    /// JSON Schema patterns and formats into it): class `i` is the scalars from `classStarts[i]` to
+    /// the next start, `transitions[state * classCount + class]` the next state or -1, state 0 the
+    /// start. The decoder follows it character by character inside a JSON string.
+    public struct Pattern: Sendable, Hashable {
+        public let classStarts: [UInt32]
+        public let transitions: [Int32]
+        public let accepting: [Bool]
+        public init(classStarts: [UInt32], transitions: [Int32], accepting: [Bool]) {
+            self.classStarts = classStarts; self.transitions = transitions; self.accepting = accepting
+        }
+    }
+
     case object([Member])
-    /// `maxLength` counts characters (an escape is one).
-    case string(enumValues: [String]? = nil, maxLength: Int? = nil)
-    case integer(minimum: Int? = nil, maximum: Int? = nil)
+    /// An object with any keys (free strings), every value following `values`.
+    case dictionary(values: JSONGrammar, minProperties: Int = 0, maxProperties: Int? = nil)
+    /// `minLength`/`maxLength` count characters (an escape is one); `pattern` is followed when there
+    /// is no enum.
+    case string(enumValues: [String]? = nil, maxLength: Int? = nil, minLength: Int = 0, pattern: Pattern? = nil)
+    /// `multipleOf`: the integer is a multiple of it (above 1).
+    case integer(minimum: Int? = nil, maximum: Int? = nil, multipleOf: Int? = nil)
     case number(minimum: Double? = nil, maximum: Double? = nil)
     case boolean
     case null
     case array(items: JSONGrammar, minItems: Int = 0, maxItems: Int? = nil)
+    /// Item `i` follows `prefix[i]`, later ones `rest` (no more items when nil).
+    case tuple(prefix: [JSONGrammar], rest: JSONGrammar?, minItems: Int, maxItems: Int?)
     /// One of these, chosen by the value's first byte (the first alternative that can start with it).
     case anyOf([JSONGrammar])
+    /// One of these JSON texts exactly (compact: a constant or an enum of any JSON values).
+    case literals([String])
+    /// The grammar named `name` in the constraint's definitions, followed lazily (recursion allowed).
+    case reference(String)
+    /// A part that cannot be generated, and why: an error unless an `anyOf` or an optional member
+    /// can do without it.
+    case refused(String)
 }
 
 /// Why a grammar cannot drive a generation.
@@ -49,13 +75,18 @@ public enum ConstraintError: Error, Sendable, Hashable, CustomStringConvertible 
 /// A grammar compiled for decoding. Build it once per schema; each generation gets a fresh state.
 public struct JSONConstraint: Sendable, Equatable {
     public let grammar: JSONGrammar
+    public let definitions: [String: JSONGrammar]
     let table: GrammarTable
     /// The document's first bytes, already written (a resumed answer): generation continues after them.
     public private(set) var prefix: [UInt8] = []
 
-    public init(_ grammar: JSONGrammar) throws(ConstraintError) {
+    public init(_ grammar: JSONGrammar, definitions: [String: JSONGrammar] = [:]) throws(ConstraintError) {
         self.grammar = grammar
-        table = try GrammarTable(grammar)
+        self.definitions = definitions
+        table = try GrammarTable(grammar, definitions: definitions)
+        guard table.nodes[table.root].minCost < Cost.infinite else {
+            throw .unsupportedGrammar("the smallest valid document is too large to generate (minItems multiply past any budget)")
+        }
     }
 
     /// The fewest bytes (hence tokens, at worst one byte each) of any valid document.
@@ -68,5 +99,5 @@ public struct JSONConstraint: Sendable, Equatable {
         return constraint
     }
 
-    public static func == (a: JSONConstraint, b: JSONConstraint) -> Bool { a.grammar == b.grammar && a.prefix == b.prefix }
+    public static func == (a: JSONConstraint, b: JSONConstraint) -> Bool { a.grammar == b.grammar && a.definitions == b.definitions && a.prefix == b.prefix }
 }

@@ -16,6 +16,8 @@ struct JSONNumberState: Sendable, Equatable {
         var minimum: Double
         var maximum: Double
         var isInteger: Bool
+        /// Integers only: the value is a multiple of `step` (1 for any integer).
+        var step: Double = 1
         var allowsExponent: Bool { !isInteger && minimum == -.infinity && maximum == .infinity }
     }
 
@@ -89,12 +91,12 @@ struct JSONNumberState: Sendable, Equatable {
         case .sign:
             for k in 1...GrammarTable.maxIntegerDigits {
                 let low = k == 1 ? 0 : Self.power(k - 1)
-                if Self.overlaps(low, Self.power(k) - 1, a, b) { return k }
+                if Self.overlaps(low, Self.power(k) - 1, a, b, bounds.step) { return k }
             }
             return 2 + fractionPath
         case .integer:
             for k in 1...max(1, GrammarTable.maxIntegerDigits - digits) {
-                if Self.overlaps(magnitude * Self.power(k), (magnitude + 1) * Self.power(k) - 1, a, b) { return k }
+                if Self.overlaps(magnitude * Self.power(k), (magnitude + 1) * Self.power(k) - 1, a, b, bounds.step) { return k }
             }
             return fractionPath
         case .zero: return fractionPath
@@ -109,15 +111,15 @@ struct JSONNumberState: Sendable, Equatable {
         guard a <= b else { return false }
         let fractions = !bounds.isInteger
         switch phase {
-        case .sign: return a < Self.power(GrammarTable.maxIntegerDigits)
+        case .sign: return Self.overlaps(0, Self.power(GrammarTable.maxIntegerDigits) - 1, a, b, bounds.isInteger ? bounds.step : 1) || (fractions && a < 1)
         case .zero: return a == 0 || (fractions && a < 1)
         case .integer:
-            if Self.overlaps(magnitude, magnitude, a, b) { return true }
+            if Self.overlaps(magnitude, magnitude, a, b, bounds.step) { return true }
             if fractions, magnitude < b, magnitude + 1 > a { return true }
             for k in stride(from: 1, through: GrammarTable.maxIntegerDigits - digits, by: 1) {
                 let low = magnitude * Self.power(k), high = (magnitude + 1) * Self.power(k) - 1
                 if low > b { return false }
-                if Self.overlaps(low, high, a, b) { return true }
+                if Self.overlaps(low, high, a, b, bounds.step) { return true }
             }
             return false
         case .point: return magnitude <= b && magnitude + 1 > a
@@ -130,6 +132,7 @@ struct JSONNumberState: Sendable, Equatable {
 
     private func inRange(_ bounds: Bounds) -> Bool {
         let value = negative ? -magnitude : magnitude
+        guard bounds.step <= 1 || magnitude.truncatingRemainder(dividingBy: bounds.step) == 0 else { return false }
         return value >= bounds.minimum && value <= bounds.maximum
     }
 
@@ -142,7 +145,12 @@ struct JSONNumberState: Sendable, Equatable {
         return (a, b)
     }
 
-    private static func overlaps(_ low: Double, _ high: Double, _ a: Double, _ b: Double) -> Bool { low <= b && high >= a }
+    private static func overlaps(_ low: Double, _ high: Double, _ a: Double, _ b: Double, _ step: Double = 1) -> Bool {
+        guard low <= b, high >= a else { return false }
+        guard step > 1 else { return true }
+        // Some multiple of `step` lies in the overlap (integers only; exact below 2^53).
+        return (max(low, a) / step).rounded(.up) * step <= min(high, b)
+    }
 
     private static func power(_ k: Int) -> Double {
         var result = 1.0

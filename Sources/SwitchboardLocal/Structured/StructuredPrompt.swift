@@ -23,13 +23,22 @@ public enum StructuredPrompt {
     /// A short phrase for a schema: `string`, `one of "low", "high"`, `integer from 1 to 10`, `list of string`.
     static func describe(_ schema: GenerationSchema) -> String {
         switch schema.kind {
-        case .string(let values?, _): "one of " + values.map { "\"\($0)\"" }.joined(separator: ", ")
-        case .string: "string"
-        case .integer(let minimum, let maximum): "integer" + range(minimum.map(String.init), maximum.map(String.init))
+        case .string(let rules):
+            if let values = rules.enumValues { "one of " + values.map { "\"\($0)\"" }.joined(separator: ", ") }
+            else if let format = rules.format { "string, \(format.rawValue)" }
+            else if let pattern = rules.pattern { "string matching \(pattern)" }
+            else { "string" }
+        case .integer(let minimum, let maximum, let multipleOf):
+            "integer" + range(minimum.map(String.init), maximum.map(String.init)) + (multipleOf.map { ", a multiple of \($0)" } ?? "")
         case .number(let minimum, let maximum): "number" + range(minimum.map { "\($0)" }, maximum.map { "\($0)" })
         case .boolean: "true or false"
         case .null: "null"
         case .array(let items, _, _): "list of " + describe(items)
+        case .tuple(let prefix, _, _, _): "list of " + prefix.map(describe).joined(separator: ", ")
+        case .dictionary(let values, _, _): "object mapping names to " + describe(values)
+        case .constants(let values): values.count == 1 ? values[0].jsonText : "one of " + values.map(\.jsonText).joined(separator: ", ")
+        case .reference(let name): "a " + (name.split(separator: "/").last.map(String.init) ?? name)
+        case .open: "any value"
         case .object(let properties): "object with " + properties.map { "\"\($0.name)\"" }.joined(separator: ", ")
         case .anyOf(let choices): choices.map(describe).joined(separator: " or ")
         }
