@@ -82,7 +82,7 @@ struct AnswerPrinter {
             case .analyzed(let analysis): privacy = analysis.privacy.description
             case .providerChosen(let id, _): provider = id.rawValue
             case .token(let text): if !json { write(text) }
-            case .resumed(let from, let to, _): if !json { write(" [resumed: \(from) → \(to)] ") }
+            case .resumed(let from, let to, _, _): if !json { write(" [resumed: \(from) → \(to)] ") }
             case .completed(let response):
                 if json {
                     let object: [String: Any] = ["text": response.text, "provider": response.providerID.rawValue, "privacy": privacy,
