@@ -33,6 +33,7 @@ var benchCommands: [any BenchCommand.Type] {
         SessionCommand.self,
         ChaosCommand.self,
         PrivacyTrainCommand.self,
+        SemanticCacheCommand.self,
         SoakCommand.self,
     ]
 }

@@ -65,13 +65,14 @@ struct LivenessTests {
             sseData(#"{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"\#($0)"}}]}}]}"#)
         }
         let end = [sseData(#"{"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}"#), "data: [DONE]\n\n"]
-        // 1 s apart, 8 s in all: longer than the 5 s no-token timeout, so only the fragments' progress keeps it.
-        let server = try LoopbackHTTPServer([.sse([start] + pieces + end, pauseMilliseconds: 1000)])
+        // 1.5 s apart, 12 s in all: twice the 6 s no-token timeout, so only the fragments' progress keeps it
+        // (and a 6 s stall of a busy machine, not a 1.5 s gap, is what it takes to fail).
+        let server = try LoopbackHTTPServer([.sse([start] + pieces + end, pauseMilliseconds: 1500)])
         defer { server.stop() }
         let tool = ToolDefinition(name: "lookup", description: "Looks up", parameters: .object([.init("q", .string())]))
         var request = providerRequest(maxTokens: 100)
         request.request.tools = [tool]
-        let settings = Self.slow(tokenTimeout: .seconds(5), rate: 1, allowance: .seconds(30))
+        let settings = Self.slow(tokenTimeout: .seconds(6), rate: 1, allowance: .seconds(30))
         let result = try await collect(openAI(server, settings: settings).generate(request))
         #expect(result.toolCalls.map(\.name) == ["lookup"])
         #expect(result.toolCalls.first?.arguments == #"{"q":"abcd"}"#)

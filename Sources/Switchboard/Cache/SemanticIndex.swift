@@ -3,16 +3,20 @@ import SwitchboardCore
 /// The semantic half of the response cache: answers found by the meaning of the final user turn, only
 /// among entries asked in the same context (`SemanticCacheScope`) at the same privacy level or lower,
 /// and only when `SemanticGuard` finds no negation, number or name that differs.
-struct SemanticIndex {
-    struct Entry {
-        var scope: SemanticCacheScope
-        var prompt: String
-        var response: GenerationResponse
-        var privacy: PrivacyLevel
-        var expiresAt: Duration
+package struct SemanticIndex {
+    package struct Entry {
+        package var scope: SemanticCacheScope
+        package var prompt: String
+        package var response: GenerationResponse
+        package var privacy: PrivacyLevel
+        package var expiresAt: Duration
+        package init(scope: SemanticCacheScope, prompt: String, response: GenerationResponse, privacy: PrivacyLevel,
+                     expiresAt: Duration) {
+            self.scope = scope; self.prompt = prompt; self.response = response; self.privacy = privacy; self.expiresAt = expiresAt
+        }
     }
 
-    enum Lookup {
+    package enum Lookup {
         case hit(GenerationResponse, similarity: Float)
         case miss(refusals: [SemanticRefusal])
     }
@@ -22,13 +26,13 @@ struct SemanticIndex {
     private var entries = LRUTable<UInt64, Entry>()
     private var nextID: UInt64 = 1
 
-    init(dimension: Int) { self.dimension = dimension }
+    package init(dimension: Int) { self.dimension = dimension }
 
-    var count: Int { entries.count }
+    package var count: Int { entries.count }
 
     /// The best stored answer above `threshold` that the guard lets through. Candidates are tried best
     /// first, at most `candidates` of them; expired ones are dropped on the way.
-    mutating func lookup(_ vector: [Float], prompt: String, scope: SemanticCacheScope, privacy: PrivacyLevel,
+    package mutating func lookup(_ vector: [Float], prompt: String, scope: SemanticCacheScope, privacy: PrivacyLevel,
                          threshold: Float, now: Duration, candidates: Int = 4) -> Lookup {
         guard vector.count == dimension, let table = tables[scope] else { return .miss(refusals: []) }
         var refusals: [SemanticRefusal] = []
@@ -43,7 +47,7 @@ struct SemanticIndex {
     }
 
     /// Stores an answer; evicts the least recently used entries past `maxEntries`.
-    mutating func store(_ vector: [Float], entry: Entry, maxEntries: Int) {
+    package mutating func store(_ vector: [Float], entry: Entry, maxEntries: Int) {
         guard vector.count == dimension, maxEntries > 0 else { return }
         let id = nextID
         nextID &+= 1
