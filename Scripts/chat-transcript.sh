@@ -10,8 +10,9 @@ command -v tmux >/dev/null || { echo "chat-transcript: tmux is missing (apt-get 
 bash Scripts/fetch-model.sh smollm2 >/dev/null
 flags=(-c release)
 if [ "$(uname -m)" = "x86_64" ]; then flags+=(-Xswiftc -target-cpu -Xswiftc native); fi
-swift build "${flags[@]}" --product switchboard >&2
-bin=$(swift build "${flags[@]}" --show-bin-path)/switchboard
+scratch=${SCRATCH:-.build-bench}
+swift build "${flags[@]}" --scratch-path "$scratch" --product switchboard >&2
+bin=$(swift build "${flags[@]}" --scratch-path "$scratch" --show-bin-path)/switchboard
 
 session=sb-chat-$$
 tmux kill-session -t "$session" 2>/dev/null || true

@@ -65,14 +65,15 @@ struct LivenessTests {
             sseData(#"{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"\#($0)"}}]}}]}"#)
         }
         let end = [sseData(#"{"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}"#), "data: [DONE]\n\n"]
-        // 1.5 s apart, 12 s in all: twice the 6 s no-token timeout, so only the fragments' progress keeps it
-        // (and a 6 s stall of a busy machine, not a 1.5 s gap, is what it takes to fail).
-        let server = try LoopbackHTTPServer([.sse([start] + pieces + end, pauseMilliseconds: 1500)])
+        // 2 s apart, 16 s in all: longer than the 10 s no-token timeout, so only the fragments' progress keeps
+        // it. The margin is wide because the model suites running beside it can stall this server's thread for
+        // seconds on a 2-core machine (a 6 s timeout with 1.5 s gaps failed there).
+        let server = try LoopbackHTTPServer([.sse([start] + pieces + end, pauseMilliseconds: 2000)])
         defer { server.stop() }
         let tool = ToolDefinition(name: "lookup", description: "Looks up", parameters: .object([.init("q", .string())]))
         var request = providerRequest(maxTokens: 100)
         request.request.tools = [tool]
-        let settings = Self.slow(tokenTimeout: .seconds(6), rate: 1, allowance: .seconds(30))
+        let settings = Self.slow(tokenTimeout: .seconds(10), rate: 1, allowance: .seconds(60))
         let result = try await collect(openAI(server, settings: settings).generate(request))
         #expect(result.toolCalls.map(\.name) == ["lookup"])
         #expect(result.toolCalls.first?.arguments == #"{"q":"abcd"}"#)
