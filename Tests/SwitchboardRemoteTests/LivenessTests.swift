@@ -65,17 +65,41 @@ struct LivenessTests {
             sseData(#"{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"\#($0)"}}]}}]}"#)
         }
         let end = [sseData(#"{"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}"#), "data: [DONE]\n\n"]
-        // 2 s apart, 16 s in all: longer than the 10 s no-token timeout, so only the fragments' progress keeps
-        // it. The margin is wide because the model suites running beside it can stall this server's thread for
-        // seconds on a 2-core machine (a 6 s timeout with 1.5 s gaps failed there).
-        let server = try LoopbackHTTPServer([.sse([start] + pieces + end, pauseMilliseconds: 2000)])
-        defer { server.stop() }
+        // 300 ms apart, 2.4 s in all: longer than the 1 s no-token timeout, so only the fragments' progress
+        // keeps the call alive. The events come from an in-process transport, not a socket: under the full
+        // suite, Foundation's URLSession on Linux delivered other tests' megabytes first and starved a
+        // loopback stream for more than 10 s, which no timeout here could tell from a silent server.
+        let events = [start] + pieces + end
+        let transport = PacedTransport(events: events.map { Data($0.utf8) }, gap: .milliseconds(300))
         let tool = ToolDefinition(name: "lookup", description: "Looks up", parameters: .object([.init("q", .string())]))
         var request = providerRequest(maxTokens: 100)
         request.request.tools = [tool]
-        let settings = Self.slow(tokenTimeout: .seconds(10), rate: 1, allowance: .seconds(60))
-        let result = try await collect(openAI(server, settings: settings).generate(request))
+        let settings = Self.slow(tokenTimeout: .seconds(1), rate: 1, allowance: .seconds(30))
+        let provider = OpenAICompatibleProvider(.init(baseURL: URL(string: "http://in-process.invalid/v1")!, model: "gemma",
+                                                      settings: settings), transport: transport)
+        let result = try await collect(provider.generate(request))
         #expect(result.toolCalls.map(\.name) == ["lookup"])
         #expect(result.toolCalls.first?.arguments == #"{"q":"abcd"}"#)
+    }
+}
+
+/// An HTTP transport that streams fixed SSE events with a pause between them, in process.
+struct PacedTransport: HTTPTransport {
+    let events: [Data]
+    let gap: Duration
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse { throw ProviderError.transport("streaming only") }
+    func stream(_ request: HTTPRequest) async throws -> HTTPStreamingResponse {
+        let (events, gap) = (self.events, self.gap)
+        let body = AsyncThrowingStream<Data, any Error> { continuation in
+            let task = Task {
+                for event in events {
+                    try? await Task.sleep(for: gap)
+                    continuation.yield(event)
+                }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+        return HTTPStreamingResponse(status: 200, headers: ["content-type": "text/event-stream"], body: body)
     }
 }
