@@ -16,7 +16,7 @@ public struct SemanticCacheConfiguration: Sendable {
     /// Final turns longer than this are not embedded (a long text is rarely asked twice in other words).
     public var maxPromptBytes: Int
 
-    public init(embedder: any Embedder, threshold: Float = 0.9, maxEntries: Int = 10_000, maxPromptBytes: Int = 2048) {
+    public init(embedder: any Embedder, threshold: Float = 0.88, maxEntries: Int = 10_000, maxPromptBytes: Int = 2048) {
         self.embedder = embedder
         self.threshold = threshold
         self.maxEntries = max(0, maxEntries)
