@@ -65,41 +65,58 @@ struct LivenessTests {
             sseData(#"{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"\#($0)"}}]}}]}"#)
         }
         let end = [sseData(#"{"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}"#), "data: [DONE]\n\n"]
-        // 300 ms apart, 2.4 s in all: longer than the 1 s no-token timeout, so only the fragments' progress
-        // keeps the call alive. The events come from an in-process transport, not a socket: under the full
-        // suite, Foundation's URLSession on Linux delivered other tests' megabytes first and starved a
-        // loopback stream for more than 10 s, which no timeout here could tell from a silent server.
-        let events = [start] + pieces + end
-        let transport = PacedTransport(events: events.map { Data($0.utf8) }, gap: .milliseconds(300))
+        // 300 ms apart on a manual clock, 2.4 s in all: longer than the 1 s no-token timeout, so only the
+        // fragments' progress keeps the call alive. The events come from an in-process transport that moves
+        // the clock on only when the call asks for the next event: under the full suite the model tests
+        // starve every other thread for seconds, and a wall-clock version failed there.
+        let clock = ManualClock()
+        let transport = PacedTransport(events: ([start] + pieces + end).map { Data($0.utf8) }, gap: .milliseconds(300), clock: clock)
         let tool = ToolDefinition(name: "lookup", description: "Looks up", parameters: .object([.init("q", .string())]))
         var request = providerRequest(maxTokens: 100)
         request.request.tools = [tool]
-        let settings = Self.slow(tokenTimeout: .seconds(1), rate: 1, allowance: .seconds(30))
+        let settings = RemoteProviderSettings(maxContextTokens: 4096, requestTimeout: .seconds(10), idleTimeout: .seconds(10),
+                                              tokenTimeout: .seconds(1), totalTimeout: .seconds(60), clock: clock,
+                                              minimumTokensPerSecond: 1, deadlineAllowance: .seconds(30))
         let provider = OpenAICompatibleProvider(.init(baseURL: URL(string: "http://in-process.invalid/v1")!, model: "gemma",
                                                       settings: settings), transport: transport)
         let result = try await collect(provider.generate(request))
+        #expect(clock.now.duration(to: ManualClock.Instant(offset: .zero)) <= .milliseconds(-2400))
         #expect(result.toolCalls.map(\.name) == ["lookup"])
         #expect(result.toolCalls.first?.arguments == #"{"q":"abcd"}"#)
     }
 }
 
-/// An HTTP transport that streams fixed SSE events with a pause between them, in process.
+/// An HTTP transport that streams fixed SSE events, in process, moving a manual clock on by `gap` each
+/// time the call asks for the next event (so the call has handled the one before), then waiting for the
+/// call's timer to have looked at the new time.
 struct PacedTransport: HTTPTransport {
     let events: [Data]
     let gap: Duration
+    let clock: ManualClock
     func send(_ request: HTTPRequest) async throws -> HTTPResponse { throw ProviderError.transport("streaming only") }
     func stream(_ request: HTTPRequest) async throws -> HTTPStreamingResponse {
-        let (events, gap) = (self.events, self.gap)
-        let body = AsyncThrowingStream<Data, any Error> { continuation in
-            let task = Task {
-                for event in events {
-                    try? await Task.sleep(for: gap)
-                    continuation.yield(event)
-                }
-                continuation.finish()
-            }
-            continuation.onTermination = { _ in task.cancel() }
+        let (events, gap, clock) = (self.events, self.gap, self.clock)
+        let next = Counter()
+        let body = AsyncThrowingStream<Data, any Error> {
+            guard let index = next.take(below: events.count) else { return nil }
+            clock.advance(by: gap)
+            // Let the call's timer run first: it re-arms (a sleeper again) when progress moved the stall
+            // time, and ends the call when it did not.
+            await clock.waitForSleepers(1, maxYields: 2_000)
+            return events[index]
         }
         return HTTPStreamingResponse(status: 200, headers: ["content-type": "text/event-stream"], body: body)
+    }
+}
+
+/// The next event's index, handed out once each.
+final class Counter: Sendable {
+    private let value = Lock(0)
+    func take(below limit: Int) -> Int? {
+        value.withLock { value in
+            guard value < limit else { return nil }
+            defer { value += 1 }
+            return value
+        }
     }
 }
