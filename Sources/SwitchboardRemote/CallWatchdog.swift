@@ -14,7 +14,7 @@ final class CallWatchdog: Sendable {
         var finished = false
     }
 
-    private let state = Mutex(State())
+    private let state = Lock(State())
     private let clock: ClockSource
     private let timers: TimeoutScheduler
 

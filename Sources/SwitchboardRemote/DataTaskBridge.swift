@@ -58,7 +58,7 @@ final class DataTaskBridge: NSObject, URLSessionDataDelegate, Sendable {
     /// How long a locally ended transfer may finish on its own before it is cancelled.
     static let closeGrace: Duration = .milliseconds(250)
 
-    private let state = Mutex(State())
+    private let state = Lock(State())
     private let timers: TimeoutScheduler
     private let maxBuffered: Int
     private let idleTimeout: Duration

@@ -51,8 +51,8 @@ struct TimeoutHandle: Sendable {
 /// An action that runs at most once; cancelling releases it (and what it captures) at once rather
 /// than when the Dispatch timer comes due.
 private final class PendingAction: Sendable {
-    private let action: Mutex<(@Sendable () -> Void)?>
-    init(_ action: @escaping @Sendable () -> Void) { self.action = Mutex(action) }
+    private let action: Lock<(@Sendable () -> Void)?>
+    init(_ action: @escaping @Sendable () -> Void) { self.action = Lock(action) }
     func take() -> (@Sendable () -> Void)? { action.withLock { value in defer { value = nil }; return value } }
 }
 
