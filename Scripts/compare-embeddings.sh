@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # The on-device encoder against llama.cpp on all-MiniLM-L6-v2, side by side: converts the model to llama.cpp's
-# bert GGUF (F32) with ../shared/tools/minilm_to_gguf.py, then runs `switchboard-bench embed --bench --json` and
-# ../shared/tools/llembed_speed.py alternately, PAIRS times (default 3), 2 threads, the same 256 sentences.
+# bert GGUF (F32) with Scripts/minilm_to_gguf.py, then runs `switchboard-bench embed --bench --json` and
+# Scripts/llembed_speed.py (both copied from the shared tools) alternately, PAIRS times (default 3), 2 threads.
 # Needs: pip install llama-cpp-python gguf safetensors numpy (llama-cpp-python builds llama.cpp, ~8 minutes).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PAIRS=${PAIRS:-3}
 SCRATCH=${SCRATCH:-.build-bench}
-tools=../shared/tools
+tools=Scripts
 models=$(bash Scripts/fetch-model.sh all)
 folder=$(sed -n 3p <<<"$models")
 python3 -c "import llama_cpp, gguf, safetensors, numpy" 2>/dev/null \

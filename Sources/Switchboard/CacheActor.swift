@@ -37,7 +37,7 @@ public actor CacheActor {
     /// A stored answer to the same question worded differently (`SemanticCacheConfiguration`), marked
     /// `cached`; nil on a miss, which also remembers the prompt's vector for `store`.
     public func semanticLookup(_ key: CacheKey, request: GenerationRequest, privacy: PrivacyLevel) async -> GenerationResponse? {
-        guard let semantic, index != nil, configuration.allows(privacy), let prompt = SemanticCacheScope.finalTurn(of: request),
+        guard let semantic, index != nil, configuration.allows(privacy), let prompt = request.finalUserTurn,
               !prompt.isEmpty, prompt.utf8.count <= semantic.maxPromptBytes else { return nil }
         guard let vectors = try? await semantic.embedder.embed([prompt]), let vector = vectors.first,
               vector.count == semantic.embedder.dimension, vector.allSatisfy(\.isFinite) else { return nil }

@@ -212,6 +212,10 @@ public struct GenerationRequest: Sendable, Hashable {
                                  preferredProviders: preferredProviders, excludedProviders: excludedProviders))
     }
 
+    /// The question being asked now: the last user message, else the prompt (semantic cache keys, memory
+    /// retrieval).
+    public var finalUserTurn: String? { messages.last(where: { $0.role == .user })?.content ?? prompt }
+
     /// Every piece of caller text, for analysis: messages (with tool results and call arguments),
     /// prompt and memory. Tool definitions are the app's own text, like an output schema: not analyzed.
     public var allText: [String] {

@@ -1,18 +1,6 @@
 import Foundation
 @testable import SwitchboardInference
-
-/// A small seeded generator (SplitMix64): the fuzz and walk tests are reproducible from their seed.
-struct SeededRandom: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+import SwitchboardCore  // SeededRandom: the fuzz and walk tests are reproducible from their seed
 
 /// Drives a constraint's automaton the way the decoder does, with a synthetic vocabulary of single
 /// bytes and a few multi-byte pieces: each step picks a random allowed piece whose closing cost

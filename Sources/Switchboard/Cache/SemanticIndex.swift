@@ -86,9 +86,4 @@ public struct SemanticCacheScope: Sendable, Hashable {
         context = CacheKey(request: stripped, privacy: .public).digest
         scope = request.cacheScope
     }
-
-    /// The text the semantic cache compares: the final user turn (or the prompt).
-    public static func finalTurn(of request: GenerationRequest) -> String? {
-        request.messages.last(where: { $0.role == .user })?.content ?? request.prompt
-    }
 }

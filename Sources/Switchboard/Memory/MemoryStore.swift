@@ -186,7 +186,7 @@ public actor MemoryStore {
         AsyncThrowingStream { continuation in
             let task = Task {
                 do {
-                    guard let query = Self.lastUserTurn(request) else { continuation.finish(); return }
+                    guard let query = request.finalUserTurn else { continuation.finish(); return }
                     let hits = try await self.search(query, limit: limit)
                     var current = request
                     var memory = request.memory ?? MemoryContext()
@@ -216,8 +216,4 @@ public actor MemoryStore {
     }
 
     private static func tokens(_ text: String) -> Int { (text.utf8.count + 3) / 4 }
-
-    private static func lastUserTurn(_ request: GenerationRequest) -> String? {
-        request.messages.last(where: { $0.role == .user })?.content ?? request.prompt
-    }
 }
