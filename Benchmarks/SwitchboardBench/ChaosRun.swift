@@ -63,7 +63,7 @@ enum ChaosRun {
             }
         }
         let remotes = zip(remoteIDs, urls).map { id, url in
-            OpenAICompatibleProvider(.init(id: id, baseURL: url, model: "chaos", settings: remoteSettings(settings)))
+            RemoteProvider.openAI(model: "chaos", baseURL: url, id: id, settings: remoteSettings(settings))
         }
         let coordinator = Coordinator(providers: [local] + remotes, configuration: configuration(seed: settings.seed, hedged: scenario.hedged))
         let clock = ContinuousClock()

@@ -84,7 +84,7 @@ struct RemoteOptions {
 
     /// Builds the provider; the key (if any) is read from the named variable on each request.
     func makeProvider(ledger: UsageLedger = UsageLedger(), log: (@Sendable (String) -> Void)? = nil,
-                      environment: [String: String] = ProcessInfo.processInfo.environment) throws -> OpenAICompatibleProvider {
+                      environment: [String: String] = ProcessInfo.processInfo.environment) throws -> RemoteProvider {
         let id: ProviderID = "openai-compatible"
         var credentials = APICredentials.none
         if let keyVariable {
@@ -96,9 +96,8 @@ struct RemoteOptions {
         let settings = RemoteProviderSettings(maxContextTokens: contextTokens, supportsStructuredOutput: true, pricing: pricing,
                                               requestTimeout: timeout, idleTimeout: timeout, budgetUSD: budgetUSD,
                                               ledger: ledger, log: log, tokenTimeout: timeout, totalTimeout: deadline)
-        return OpenAICompatibleProvider(.init(id: id, baseURL: baseURL, model: model, credentials: credentials,
-                                              includeStreamUsage: includeStreamUsage,
-                                              responseFormatStyle: jsonObject ? .jsonObjectWithSchema : .jsonSchema,
-                                              settings: settings))
+        let options = RemoteProvider.OpenAIOptions(includeStreamUsage: includeStreamUsage,
+                                                  responseFormat: jsonObject ? .jsonObjectWithSchema : .jsonSchema)
+        return .openAI(model: model, baseURL: baseURL, credentials: credentials, id: id, options: options, settings: settings)
     }
 }

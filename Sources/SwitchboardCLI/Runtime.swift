@@ -42,8 +42,8 @@ struct Runtime {
                 }
                 credentials = .key(key)
             }
-            providers.append(OpenAICompatibleProvider(.init(baseURL: url, model: arguments.string("openai-model") ?? "gpt-4o-mini",
-                                                            credentials: credentials)))
+            providers.append(RemoteProvider.openAI(model: arguments.string("openai-model") ?? "gpt-4o-mini", baseURL: url,
+                                                   credentials: credentials))
         }
         coordinator = Coordinator(providers: providers, deviceState: SystemStateSource())
     }

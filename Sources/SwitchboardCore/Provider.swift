@@ -92,16 +92,18 @@ public enum ProviderEvent: Sendable, Hashable {
     case finished(FinishReason, TokenUsage?)
 }
 
-/// A source of generated text: the on-device model, a system model, a remote API. Implementations are
-/// actors; the runtime reaches them only through these calls.
-public protocol Provider: Actor {
-    nonisolated var id: ProviderID { get }
-    nonisolated var capabilities: ProviderCapabilities { get }
+/// A source of generated text: the on-device model, a system model, a remote API. The runtime reaches
+/// it only through these calls. `Sendable`, not `Actor`: a provider that holds mutable state (a loaded
+/// model, its slots) is an actor; a stateless one (a remote API, whose ledger and keys are actors of
+/// their own) is a plain struct and costs no hop.
+public protocol Provider: Sendable {
+    var id: ProviderID { get }
+    var capabilities: ProviderCapabilities { get }
     func availability() async -> ProviderAvailability
     /// Starts one generation. Errors thrown through the stream should be `ProviderError`s (others are
     /// treated as transport failures). Ending the consumer's iteration or cancelling its task must stop
     /// the work promptly.
-    func generate(_ request: ProviderRequest) -> ProviderEventStream
+    func generate(_ request: ProviderRequest) async -> ProviderEventStream
     /// Removes this provider's secrets from the messages the runtime records (default: none).
-    nonisolated var secretRedactor: (any SecretRedacting)? { get }
+    var secretRedactor: (any SecretRedacting)? { get }
 }

@@ -9,7 +9,7 @@ public protocol SecretRedacting: Sendable {
 
 extension Provider {
     /// No secrets to remove, unless the provider says otherwise.
-    public nonisolated var secretRedactor: (any SecretRedacting)? { nil }
+    public var secretRedactor: (any SecretRedacting)? { nil }
 }
 
 extension ProviderError {

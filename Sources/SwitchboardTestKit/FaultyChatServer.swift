@@ -27,7 +27,7 @@ public final class FaultyChatServer: Sendable {
         server = try LoopbackHTTPServer(maxConnections: maxConnections, recordsRequests: false) { responder.respond(to: $0) }
     }
 
-    /// The API base, `http://127.0.0.1:PORT/v1`, for `OpenAICompatibleProvider.Configuration.baseURL`.
+    /// The API base, `http://127.0.0.1:PORT/v1`, for `RemoteProvider.openAI(baseURL:)`.
     public var baseURL: URL { server.baseURL.appendingPathComponent("v1") }
     public var port: UInt16 { server.port }
     public var counts: Counts { responder.counts }

@@ -26,9 +26,9 @@ struct FaultyChatServerTests {
         defer { server.stop() }
         let settings = RemoteProviderSettings(streaming: streaming, requestTimeout: headTimeout,
                                               idleTimeout: tokenTimeout, tokenTimeout: tokenTimeout)
-        let provider = OpenAICompatibleProvider(.init(baseURL: server.baseURL, model: "chaos", settings: settings))
+        let provider = RemoteProvider.openAI(model: "chaos", baseURL: server.baseURL, settings: settings)
         var run = Run()
-        let stream = await provider.generate(providerRequest(prompt))
+        let stream = provider.generate(providerRequest(prompt))
         do {
             for try await event in stream {
                 if case .token(let piece) = event { run.pieces.append(piece) }
@@ -118,16 +118,16 @@ struct FaultyChatServerTests {
         server.stop()
         server.stop()  // idempotent
         // The freed port may already belong to another test's server, so only this server's count is asserted.
-        let provider = OpenAICompatibleProvider(.init(baseURL: server.baseURL, model: "chaos",
-                                                      settings: RemoteProviderSettings(requestTimeout: .seconds(5))))
+        let provider = RemoteProvider.openAI(model: "chaos", baseURL: server.baseURL,
+                                             settings: RemoteProviderSettings(requestTimeout: .seconds(5)))
         _ = await failure(of: provider.generate(providerRequest()))
         #expect(server.counts.requests == 0)
     }
 
     @Test func aRefusedConnectionIsATransportError() async throws {
         let closed = try ClosedLoopbackPort()
-        let provider = OpenAICompatibleProvider(.init(baseURL: closed.baseURL, model: "chaos",
-                                                      settings: RemoteProviderSettings(requestTimeout: .seconds(5))))
+        let provider = RemoteProvider.openAI(model: "chaos", baseURL: closed.baseURL,
+                                             settings: RemoteProviderSettings(requestTimeout: .seconds(5)))
         let error = await failure(of: provider.generate(providerRequest()))
         guard case .transport? = error else { Issue.record("refused: got \(String(describing: error))"); return }
         withExtendedLifetime(closed) {}

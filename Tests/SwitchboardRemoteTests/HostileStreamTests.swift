@@ -73,7 +73,7 @@ struct HostileStreamTests {
         var pieces = 0
         var caught: ProviderError?
         do {
-            for try await event in await provider.generate(providerRequest(maxTokens: 10_000)) {
+            for try await event in provider.generate(providerRequest(maxTokens: 10_000)) {
                 if case .token = event { pieces += 1 }
             }
         } catch { caught = error as? ProviderError }

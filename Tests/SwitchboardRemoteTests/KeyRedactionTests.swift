@@ -44,8 +44,8 @@ struct KeyRedactionTests {
         let ledger = UsageLedger()
         var options = settings(ledger: ledger, log: log)
         options.audit = audit
-        let provider = OpenAICompatibleProvider(.init(baseURL: server.baseURL.appendingPathComponent("v1"), model: "gemma",
-                                                      credentials: .store(store, reference), settings: options))
+        let provider = RemoteProvider.openAI(model: "gemma", baseURL: server.baseURL.appendingPathComponent("v1"),
+                                             credentials: .store(store, reference), settings: options)
 
         let error = try #require(await failure(of: provider.generate(providerRequest())))
         guard case .authentication = error else { Issue.record("expected authentication, got \(error)"); return }
@@ -57,12 +57,12 @@ struct KeyRedactionTests {
         let records = await ledger.records()
         let encoder = JSONEncoder()
         var observable = [error.description, String(reflecting: error), "\(error)",
-                          String(describing: provider.configuration), String(reflecting: provider.configuration),
+                          String(describing: provider), String(reflecting: provider),
                           String(decoding: try encoder.encode(records), as: UTF8.self), "\(records)",
                           "\(await audit.events())", "\(await provider.usage())"]
         observable += log.all
         var dumped = ""
-        dump(provider.configuration, to: &dumped)
+        dump(provider, to: &dumped)
         observable.append(dumped)
         let request = try OpenAIWireFormat(baseURL: server.baseURL, model: "gemma", includeStreamUsage: true, strictJSONSchema: true,
                                            sendExtendedSampling: false, responseFormatStyle: .jsonSchema, extraHeaders: [:])

@@ -87,8 +87,8 @@ struct KeyStoreTests {
         defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
         let store = FileKeyStore(fileURL: url)
         let reference = KeyReference("gemini")
-        let provider = GeminiProvider(.init(baseURL: server.baseURL, model: "g", credentials: .store(store, reference),
-                                            settings: settings()))
+        let provider = RemoteProvider.gemini(model: "g", credentials: .store(store, reference), baseURL: server.baseURL,
+                                             settings: settings())
         #expect(await provider.availability() == .unavailable(reason: "no API key is stored for gemini/default"))
         try await store.set(try #require(APIKey("old-gemini-key")), for: reference)
         #expect(await provider.availability() == .ready)

@@ -77,8 +77,8 @@ struct LivenessTests {
         let settings = RemoteProviderSettings(maxContextTokens: 4096, requestTimeout: .seconds(10), idleTimeout: .seconds(10),
                                               tokenTimeout: .seconds(1), totalTimeout: .seconds(60), clock: clock,
                                               minimumTokensPerSecond: 1, deadlineAllowance: .seconds(30))
-        let provider = OpenAICompatibleProvider(.init(baseURL: URL(string: "http://in-process.invalid/v1")!, model: "gemma",
-                                                      settings: settings), transport: transport)
+        let provider = RemoteProvider.openAI(model: "gemma", baseURL: URL(string: "http://in-process.invalid/v1")!,
+                                             settings: settings, transport: transport)
         let result = try await collect(provider.generate(request))
         #expect(clock.now.duration(to: ManualClock.Instant(offset: .zero)) <= .milliseconds(-2400))
         #expect(result.toolCalls.map(\.name) == ["lookup"])

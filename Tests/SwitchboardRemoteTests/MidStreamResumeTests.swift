@@ -48,7 +48,7 @@ struct MidStreamResumeTests {
         var request = providerRequest("What is the capital of France?")
         request.request.answerPrefix = "The capital of France"
         var text = ""
-        for try await event in await openAI(server).generate(request) { if case .token(let piece) = event { text += piece } }
+        for try await event in openAI(server).generate(request) { if case .token(let piece) = event { text += piece } }
         #expect(text == " is Paris.")
         let sent = try #require(server.requests.first)
         let body = try #require(try JSONValue.decode(sent.body).objectValue)

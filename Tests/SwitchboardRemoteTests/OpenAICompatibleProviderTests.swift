@@ -131,7 +131,7 @@ struct OpenAICompatibleProviderTests {
         let provider = openAI(server, settings: settings(idleTimeout: .milliseconds(300)))
         var tokens: [String] = []
         do {
-            for try await event in await provider.generate(providerRequest()) { if case .token(let t) = event { tokens.append(t) } }
+            for try await event in provider.generate(providerRequest()) { if case .token(let t) = event { tokens.append(t) } }
             Issue.record("a stalled stream succeeded")
         } catch {
             #expect(error as? ProviderError == .timeout)
@@ -146,7 +146,7 @@ struct OpenAICompatibleProviderTests {
         let provider = openAI(server)
         let firstToken = AsyncStream<Void>.makeStream()
         let consumer = Task {
-            for try await event in await provider.generate(providerRequest()) {
+            for try await event in provider.generate(providerRequest()) {
                 if case .token = event { firstToken.continuation.yield() }
             }
         }

@@ -11,15 +11,17 @@ import SwitchboardCore
        .enabled(if: ProcessInfo.processInfo.environment["SWITCHBOARD_INTEROP_OPENAI_BASE_URL"] != nil,
                 "set SWITCHBOARD_INTEROP_OPENAI_BASE_URL (see Scripts/interop-llamacpp.sh) to run"))
 struct RealServerInteropTests {
-    var provider: OpenAICompatibleProvider {
+    var provider: RemoteProvider { provider() }
+
+    func provider(streaming: Bool = true) -> RemoteProvider {
         let environment = ProcessInfo.processInfo.environment
         let base = URL(string: environment["SWITCHBOARD_INTEROP_OPENAI_BASE_URL"] ?? "") ?? constantURL("http://127.0.0.1:8080/v1")
-        let style: OpenAICompatibleProvider.ResponseFormatStyle =
+        let style: RemoteProvider.OpenAIOptions.ResponseFormat =
             environment["SWITCHBOARD_INTEROP_JSON_OBJECT"] != nil ? .jsonObjectWithSchema : .jsonSchema
-        return OpenAICompatibleProvider(.init(baseURL: base, model: environment["SWITCHBOARD_INTEROP_OPENAI_MODEL"] ?? "gemma",
-                                              responseFormatStyle: style,
-                                              settings: RemoteProviderSettings(maxContextTokens: 2048, requestTimeout: .seconds(120),
-                                                                               idleTimeout: .seconds(60))))
+        return .openAI(model: environment["SWITCHBOARD_INTEROP_OPENAI_MODEL"] ?? "gemma", baseURL: base,
+                       options: .init(responseFormat: style),
+                       settings: RemoteProviderSettings(maxContextTokens: 2048, streaming: streaming, requestTimeout: .seconds(120),
+                                                        idleTimeout: .seconds(60)))
     }
 
     @Test func streamsARealReply() async throws {
@@ -31,9 +33,7 @@ struct RealServerInteropTests {
     }
 
     @Test func wholeReplyAndJSONOutput() async throws {
-        var configuration = provider.configuration
-        configuration.settings.streaming = false
-        let whole = OpenAICompatibleProvider(configuration)
+        let whole = provider(streaming: false)
         let schema = #"{"type":"object","properties":{"color":{"type":"string"}},"required":["color"]}"#
         let result = try await collect(whole.generate(providerRequest("Pick a color.", output: .jsonSchema(schema), maxTokens: 32)))
         print("interop JSON reply: \(result.text.debugDescription), usage \(String(describing: result.usage))")
@@ -44,10 +44,8 @@ struct RealServerInteropTests {
     /// Non-streaming: llama-cpp-python answers a streamed overflow with 200 and an empty event stream
     /// (which is reported as `malformedResponse`, never as success).
     @Test func contextOverflowIsRecognized() async throws {
-        var configuration = provider.configuration
-        configuration.settings.streaming = false
         let long = String(repeating: "word ", count: 3000)
-        let error = await failure(of: OpenAICompatibleProvider(configuration).generate(providerRequest(long, maxTokens: 8)))
+        let error = await failure(of: provider(streaming: false).generate(providerRequest(long, maxTokens: 8)))
         guard case .contextLengthExceeded(let limit, let requested)? = error else {
             Issue.record("expected contextLengthExceeded, got \(String(describing: error))"); return
         }

@@ -13,9 +13,9 @@ struct ReplyBoundsTests {
 
     /// A client that may buffer a whole reply: what these tests check is the budget and the caps, not a
     /// consumer slowed by a busy machine falling behind the transport's default 4 MiB buffer.
-    static func roomyClient(_ server: LoopbackHTTPServer, settings: RemoteProviderSettings = roomy()) -> OpenAICompatibleProvider {
-        OpenAICompatibleProvider(.init(baseURL: server.baseURL.appendingPathComponent("v1"), model: "gemma", settings: settings),
-                                 transport: URLSessionTransport(maxBufferedBytes: 64 << 20, maxResponseBytes: 64 << 20))
+    static func roomyClient(_ server: LoopbackHTTPServer, settings: RemoteProviderSettings = roomy()) -> RemoteProvider {
+        .openAI(model: "gemma", baseURL: server.baseURL.appendingPathComponent("v1"), settings: settings,
+                transport: URLSessionTransport(maxBufferedBytes: 64 << 20, maxResponseBytes: 64 << 20))
     }
 
     static func roomy(maxResponseBytes: Int = 32 << 20, streaming: Bool = true) -> RemoteProviderSettings {

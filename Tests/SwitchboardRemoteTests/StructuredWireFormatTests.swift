@@ -49,8 +49,8 @@ struct StructuredWireFormatTests {
         let reply = #"{"choices":[{"index":0,"message":{"role":"assistant","content":"{\"name\":\"Ada\",\"age\":36}"},"finish_reason":"stop"}]}"#
         let server = try LoopbackHTTPServer([.json(200, reply)])
         defer { server.stop() }
-        let provider = OpenAICompatibleProvider(.init(baseURL: server.baseURL.appendingPathComponent("v1"), model: "gemma",
-                                                      responseFormatStyle: .jsonObjectWithSchema, settings: settings(streaming: false)))
+        let provider = RemoteProvider.openAI(model: "gemma", baseURL: server.baseURL.appendingPathComponent("v1"),
+                                             options: .init(responseFormat: .jsonObjectWithSchema), settings: settings(streaming: false))
         let result = try await collect(provider.generate(Self.request))
         #expect(result.text == Self.document)
         #expect(server.requests.first?.json?["response_format"] == ["type": "json_object", "schema": Self.schemaJSON])

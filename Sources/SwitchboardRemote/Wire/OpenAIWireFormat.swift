@@ -9,7 +9,7 @@ struct OpenAIWireFormat: RemoteWireFormat {
     var includeStreamUsage: Bool
     var strictJSONSchema: Bool
     var sendExtendedSampling: Bool
-    var responseFormatStyle: OpenAICompatibleProvider.ResponseFormatStyle
+    var responseFormatStyle: RemoteProvider.OpenAIOptions.ResponseFormat
     var extraHeaders: [String: String]
 
     var dialect: APIDialect { .openAI }

@@ -59,22 +59,22 @@ func settings(streaming: Bool = true, idleTimeout: Duration = .seconds(5), prici
 }
 
 func openAI(_ server: LoopbackHTTPServer, key: String? = nil, settings: RemoteProviderSettings = settings(),
-            includeStreamUsage: Bool = true) -> OpenAICompatibleProvider {
-    OpenAICompatibleProvider(.init(baseURL: server.baseURL.appendingPathComponent("v1"), model: "gemma",
-                                   credentials: key.flatMap(APIKey.init).map { .key($0) } ?? .none,
-                                   includeStreamUsage: includeStreamUsage, settings: settings))
+            includeStreamUsage: Bool = true) -> RemoteProvider {
+    .openAI(model: "gemma", baseURL: server.baseURL.appendingPathComponent("v1"),
+            credentials: key.flatMap(APIKey.init).map { .key($0) } ?? .none,
+            options: .init(includeStreamUsage: includeStreamUsage), settings: settings)
 }
 
 func anthropic(_ server: LoopbackHTTPServer, key: String? = "ant-test-key-0123456789abcdef",
-               settings: RemoteProviderSettings = settings()) -> AnthropicProvider {
-    AnthropicProvider(.init(baseURL: server.baseURL.appendingPathComponent("v1"), model: "claude-test",
-                            credentials: key.flatMap(APIKey.init).map { .key($0) } ?? .none, settings: settings))
+               settings: RemoteProviderSettings = settings()) -> RemoteProvider {
+    .anthropic(model: "claude-test", credentials: key.flatMap(APIKey.init).map { .key($0) } ?? .none,
+               baseURL: server.baseURL.appendingPathComponent("v1"), settings: settings)
 }
 
 func gemini(_ server: LoopbackHTTPServer, key: String? = "gem-test-key-0123456789abcdef",
-            settings: RemoteProviderSettings = settings()) -> GeminiProvider {
-    GeminiProvider(.init(baseURL: server.baseURL.appendingPathComponent("v1beta"), model: "gemini-test",
-                         credentials: key.flatMap(APIKey.init).map { .key($0) } ?? .none, settings: settings))
+            settings: RemoteProviderSettings = settings()) -> RemoteProvider {
+    .gemini(model: "gemini-test", credentials: key.flatMap(APIKey.init).map { .key($0) } ?? .none,
+            baseURL: server.baseURL.appendingPathComponent("v1beta"), settings: settings)
 }
 
 /// `data: <json>\n\n`
