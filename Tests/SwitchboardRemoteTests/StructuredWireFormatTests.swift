@@ -146,7 +146,7 @@ struct StructuredWireFormatTests {
         var delivered: [String] = []
         var rejection: ProviderError?
         do {
-            for try await event in await openAI(server, settings: settings(streaming: streaming)).generate(Self.request) {
+            for try await event in openAI(server, settings: settings(streaming: streaming)).generate(Self.request) {
                 if case .token(let piece) = event { delivered.append(piece) }
             }
         } catch { rejection = error as? ProviderError }
