@@ -21,7 +21,7 @@ protocol CLICommand: Sendable {
 }
 
 enum CLI {
-    static var commands: [any CLICommand.Type] { [AskCommand.self, ChatCommand.self, AnalyzeCommand.self, ModelsCommand.self] }
+    static var commands: [any CLICommand.Type] { [AskCommand.self, ChatCommand.self, EmbedCommand.self, AnalyzeCommand.self, ModelsCommand.self] }
 
     static func run(_ argv: [String]) async -> ExitStatus {
         guard let name = argv.first, !name.hasPrefix("-") || name == "--help" || name == "-h" else { printHelp(); return .usage }
@@ -62,7 +62,7 @@ struct CLIArguments {
     private(set) var values: [String: String] = [:]
     private(set) var flags: Set<String> = []
     private(set) var positional: [String] = []
-    static let flagNames: Set<String> = ["help", "json", "verbose", "quiet"]
+    static let flagNames: Set<String> = ["help", "json", "verbose", "quiet", "similarity"]
 
     init(_ argv: [String]) throws(UsageError) {
         var index = 0
