@@ -34,7 +34,8 @@ import Testing
     @Test func theScannerReadsDeclarationsInTheirContext() {
         let source = #"""
             /// A doc comment saying public struct NotReal {
-            public struct Outer: Sendable {
+            public struct Outer: Sendable,
+                                 Hashable {
                 public var name: String
                 let hidden = "public func inString() {"
                 public init(name: String,
@@ -60,7 +61,7 @@ import Testing
             """#
         let found = PublicAPIScanner.declarations(in: source)
         #expect(found == [
-            "public struct Outer: Sendable",
+            "public struct Outer: Sendable, Hashable",
             "Outer: public var name: String",
             "Outer: public init(name: String, other: Int = 0)",
             "Outer: public enum Inner",
@@ -143,7 +144,9 @@ enum PublicAPIScanner {
                 let cut = bodyStart(trimmed, level: parens)
                 text += (text.isEmpty ? "" : " ") + String(trimmed[..<cut]).trimmingCharacters(in: .whitespaces)
                 parens += trimmed[..<cut].reduce(0) { $0 + ($1 == "(" || $1 == "[" ? 1 : $1 == ")" || $1 == "]" ? -1 : 0) }
-                if parens <= 0 || cut != trimmed.endIndex {
+                // A conformance list or a where clause may go on: a line ending in `,` or `&` is not the end.
+                let goesOn = cut == trimmed.endIndex && (text.hasSuffix(",") || text.hasSuffix("&"))
+                if (parens <= 0 && !goesOn) || cut != trimmed.endIndex {
                     let context = contexts.last.map { "\($0.name): " } ?? ""
                     found.append(context + text.replacingOccurrences(of: #"\s+"#, with: " ", options: .regularExpression)
                         .replacingOccurrences(of: "( ", with: "(").trimmingCharacters(in: .whitespaces))

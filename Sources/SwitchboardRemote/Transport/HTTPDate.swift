@@ -2,12 +2,12 @@ import Foundation
 
 /// Parses the IMF-fixdate form of an HTTP date (RFC 9110 §5.6.7), e.g. `Sun, 06 Nov 1994 08:49:37 GMT`.
 /// Tiny on purpose: no locale, no formatter, no time zone database.
-public enum HTTPDate {
+package enum HTTPDate {
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
     private static let weekdays: Set<String> = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
 
     /// Seconds since 1970-01-01T00:00:00Z, or nil when `text` is not an IMF-fixdate.
-    public static func parse(_ text: String) -> Date? {
+    package static func parse(_ text: String) -> Date? {
         let parts = text.trimmingCharacters(in: .whitespaces).split(separator: " ", omittingEmptySubsequences: false)
         guard parts.count == 6, parts[0].count == 4, parts[0].hasSuffix(","),
               weekdays.contains(String(parts[0].dropLast())), parts[5] == "GMT",
@@ -25,7 +25,7 @@ public enum HTTPDate {
     }
 
     /// Formats a date as an IMF-fixdate (used by tests and the scripted server).
-    public static func format(_ date: Date) -> String {
+    package static func format(_ date: Date) -> String {
         let total = Int(date.timeIntervalSince1970.rounded(.down))
         var days = total / 86_400
         var rest = total % 86_400
@@ -70,8 +70,8 @@ public enum HTTPDate {
 }
 
 /// The `Retry-After` header: delay-seconds or an HTTP date, relative to an injected "now".
-public enum RetryAfter {
-    public static func parse(_ value: String?, now: Date) -> Duration? {
+package enum RetryAfter {
+    package static func parse(_ value: String?, now: Date) -> Duration? {
         guard let value = value?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
         if value.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
             // More than ten digits (centuries) is not a delay anyone means: ignore the header.

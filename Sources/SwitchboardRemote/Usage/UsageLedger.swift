@@ -25,10 +25,10 @@ public struct UsageRecord: Sendable, Hashable, Codable {
 }
 
 /// A budget hold taken before a request is sent.
-public struct UsageReservation: Sendable, Hashable {
-    public let id: Int
-    public let provider: ProviderID
-    public let estimatedCostUSD: Double
+package struct UsageReservation: Sendable, Hashable {
+    package let id: Int
+    package let provider: ProviderID
+    package let estimatedCostUSD: Double
 }
 
 /// Spending and token totals per provider, with budgets enforced before any HTTP call: a request's
@@ -43,7 +43,7 @@ public actor UsageLedger {
 
     public init(logCapacity: Int = 1000) { self.logCapacity = max(1, logCapacity) }
 
-    public func reserve(provider: ProviderID, estimatedCostUSD: Double, budgetUSD: Double?) throws -> UsageReservation {
+    package func reserve(provider: ProviderID, estimatedCostUSD: Double, budgetUSD: Double?) throws -> UsageReservation {
         // A NaN estimate would pass every comparison: count it as unaffordable instead.
         let estimatedCostUSD = estimatedCostUSD.isNaN ? .infinity : max(0, estimatedCostUSD)
         if let budgetUSD {
@@ -63,7 +63,7 @@ public actor UsageLedger {
 
     /// Records a finished call and frees its reservation. Counts come from servers: each is clamped
     /// to `0...2^30` and the totals saturate, so no report can trap the ledger or lower what was spent.
-    public func commit(_ reservation: UsageReservation?, record: UsageRecord) {
+    package func commit(_ reservation: UsageReservation?, record: UsageRecord) {
         if let reservation { reserved[reservation.id] = nil }
         var record = record
         record.usage = record.usage.map(ReportedUsage.sanitized)

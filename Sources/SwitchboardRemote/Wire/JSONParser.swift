@@ -4,28 +4,28 @@ import Foundation
 /// Foundation's `JSONDecoder`, driven through `JSONValue`'s `Codable` conformance, threw and caught
 /// up to five errors per value while it guessed each value's type, so a 15 MB reply of `[{},{},…]` took
 /// 18–24 s of CPU; and every value it built cost memory without bound.
-public struct JSONLimits: Sendable, Hashable {
+package struct JSONLimits: Sendable, Hashable {
     /// Arrays and objects nested inside each other.
-    public var maxDepth: Int
+    package var maxDepth: Int
     /// Values (and object keys) in the whole document.
-    public var maxValues: Int
+    package var maxValues: Int
 
-    public init(maxDepth: Int = 128, maxValues: Int = 1 << 18) {
+    package init(maxDepth: Int = 128, maxValues: Int = 1 << 18) {
         self.maxDepth = max(1, maxDepth); self.maxValues = max(1, maxValues)
     }
 
     /// For replies, stream events, error bodies and tool arguments: a real reply has a few dozen
     /// values; 262,144 of them take a few milliseconds (release) and tens of megabytes at most.
-    public static let reply = JSONLimits()
+    package static let reply = JSONLimits()
 }
 
 /// Why a document was refused.
-public enum JSONParseError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum JSONParseError: Error, Sendable, Hashable, CustomStringConvertible {
     case invalid(offset: Int, reason: String)
     case tooDeep(limit: Int)
     case tooManyValues(limit: Int)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .invalid(let offset, let reason): "invalid JSON at byte \(offset): \(reason)"
         case .tooDeep(let limit): "JSON nested deeper than \(limit) levels"

@@ -2,7 +2,7 @@ import Foundation
 
 /// Any JSON value: request bodies are built from these (schemas are arbitrary JSON), and encoded with
 /// sorted keys so tests and logs see a stable form.
-public enum JSONValue: Sendable, Hashable, Codable, ExpressibleByDictionaryLiteral, ExpressibleByArrayLiteral,
+package enum JSONValue: Sendable, Hashable, Codable, ExpressibleByDictionaryLiteral, ExpressibleByArrayLiteral,
     ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByBooleanLiteral, ExpressibleByFloatLiteral {
     case null
     case bool(Bool)
@@ -12,16 +12,16 @@ public enum JSONValue: Sendable, Hashable, Codable, ExpressibleByDictionaryLiter
     case array([JSONValue])
     case object([String: JSONValue])
 
-    public init(dictionaryLiteral elements: (String, JSONValue)...) {
+    package init(dictionaryLiteral elements: (String, JSONValue)...) {
         self = .object(Dictionary(elements, uniquingKeysWith: { _, b in b }))
     }
-    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
-    public init(stringLiteral value: String) { self = .string(value) }
-    public init(integerLiteral value: Int) { self = .int(value) }
-    public init(booleanLiteral value: Bool) { self = .bool(value) }
-    public init(floatLiteral value: Double) { self = .double(value) }
+    package init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    package init(stringLiteral value: String) { self = .string(value) }
+    package init(integerLiteral value: Int) { self = .int(value) }
+    package init(booleanLiteral value: Bool) { self = .bool(value) }
+    package init(floatLiteral value: Double) { self = .double(value) }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() { self = .null }
         else if let value = try? container.decode(Bool.self) { self = .bool(value) }
@@ -32,7 +32,7 @@ public enum JSONValue: Sendable, Hashable, Codable, ExpressibleByDictionaryLiter
         else { self = .object(try container.decode([String: JSONValue].self)) }
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
         case .null: try container.encodeNil()
@@ -45,25 +45,25 @@ public enum JSONValue: Sendable, Hashable, Codable, ExpressibleByDictionaryLiter
         }
     }
 
-    public subscript(key: String) -> JSONValue? {
+    package subscript(key: String) -> JSONValue? {
         if case .object(let object) = self { object[key] } else { nil }
     }
-    public subscript(index: Int) -> JSONValue? {
+    package subscript(index: Int) -> JSONValue? {
         if case .array(let array) = self, array.indices.contains(index) { array[index] } else { nil }
     }
-    public var stringValue: String? { if case .string(let s) = self { s } else { nil } }
-    public var intValue: Int? {
+    package var stringValue: String? { if case .string(let s) = self { s } else { nil } }
+    package var intValue: Int? {
         switch self {
         case .int(let i): i
         case .double(let d) where d.rounded() == d && abs(d) < 1e15: Int(d)
         default: nil
         }
     }
-    public var arrayValue: [JSONValue]? { if case .array(let a) = self { a } else { nil } }
-    public var objectValue: [String: JSONValue]? { if case .object(let o) = self { o } else { nil } }
+    package var arrayValue: [JSONValue]? { if case .array(let a) = self { a } else { nil } }
+    package var objectValue: [String: JSONValue]? { if case .object(let o) = self { o } else { nil } }
 
     /// Compact JSON with sorted keys.
-    public func encoded() throws -> Data {
+    package func encoded() throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return try encoder.encode(self)
@@ -71,7 +71,7 @@ public enum JSONValue: Sendable, Hashable, Codable, ExpressibleByDictionaryLiter
 
     /// Parses one document in a single bounded pass (`JSONLimits.reply` unless told otherwise); throws
     /// `JSONParseError`. (`Codable` decoding stays for values embedded in other types.)
-    public static func decode(_ data: Data, limits: JSONLimits = .reply) throws -> JSONValue {
+    package static func decode(_ data: Data, limits: JSONLimits = .reply) throws -> JSONValue {
         try JSONParser.parse(data, limits: limits)
     }
 }

@@ -1,14 +1,14 @@
 import SwitchboardCore
 
 /// One dispatched server-sent event.
-public struct SSEEvent: Sendable, Hashable {
+package struct SSEEvent: Sendable, Hashable {
     /// The `event:` field, `message` when absent.
-    public var type: String
+    package var type: String
     /// The `data:` lines joined with "\n".
-    public var data: String
+    package var data: String
     /// The last event ID seen in the stream when this event was dispatched.
-    public var lastEventID: String
-    public init(type: String = "message", data: String, lastEventID: String = "") {
+    package var lastEventID: String
+    package init(type: String = "message", data: String, lastEventID: String = "") {
         self.type = type; self.data = data; self.lastEventID = lastEventID
     }
 }
@@ -18,8 +18,8 @@ public struct SSEEvent: Sendable, Hashable {
 /// One parser serves every provider. Memory is bounded: a line, or an event's joined data, longer than
 /// `maxLineBytes` stops the parse with `ProviderError.responseTooLarge` (a server, or a decompression
 /// bomb, sending one endless line cannot grow the buffer without end).
-public struct SSEParser: Sendable {
-    public let maxLineBytes: Int
+package struct SSEParser: Sendable {
+    package let maxLineBytes: Int
     private var line: [UInt8] = []
     private var dataBuffer = ""
     private var dataBytes = 0
@@ -29,14 +29,14 @@ public struct SSEParser: Sendable {
     private var bomPrefix: [UInt8] = []
     private var previousWasCR = false
     private var pendingFields = false
-    public private(set) var lastEventID = ""
+    package private(set) var lastEventID = ""
     /// The last valid `retry:` value, in milliseconds.
-    public private(set) var reconnectionTime: Int?
+    package private(set) var reconnectionTime: Int?
 
-    public init(maxLineBytes: Int = 1 << 20) { self.maxLineBytes = max(1, maxLineBytes) }
+    package init(maxLineBytes: Int = 1 << 20) { self.maxLineBytes = max(1, maxLineBytes) }
 
     /// Parses `bytes` and returns the events they complete.
-    public mutating func feed<Bytes: Sequence>(_ bytes: Bytes) throws(ProviderError) -> [SSEEvent]
+    package mutating func feed<Bytes: Sequence>(_ bytes: Bytes) throws(ProviderError) -> [SSEEvent]
         where Bytes.Element == UInt8 {
         var events: [SSEEvent] = []
         for byte in bytes {
@@ -60,7 +60,7 @@ public struct SSEParser: Sendable {
 
     /// The stream ended. Per the spec an event not terminated by a blank line is discarded; returns
     /// true when something was discarded that way (a truncated stream).
-    public mutating func finish() -> Bool {
+    package mutating func finish() -> Bool {
         let discarded = !line.isEmpty || pendingFields || !bomPrefix.isEmpty
         line = []; dataBuffer = ""; dataBytes = 0; hasData = false; eventType = ""; pendingFields = false
         bomPrefix = []; previousWasCR = false
