@@ -91,7 +91,7 @@ public actor Coordinator {
     }
 
     /// What routing has learned about a provider's speed and errors.
-    public func estimate(for id: ProviderID) -> LatencyEstimate? { state.withLock { $0.registry[id]?.estimate } }
+    package func estimate(for id: ProviderID) -> LatencyEstimate? { state.withLock { $0.registry[id]?.estimate } }
 
     /// A metrics snapshot with the load balancer's latest queue figures in it.
     public func metricsSnapshot() async -> MetricsSnapshot {

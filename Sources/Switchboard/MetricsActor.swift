@@ -40,14 +40,14 @@ public actor MetricsActor {
         for continuation in subscribers.values { continuation.finish() }
     }
 
-    public func record(_ record: CallRecord) {
+    package func record(_ record: CallRecord) {
         drainInbox()  // keeps records in the order they were made
         apply(record)
     }
 
     /// Records `record` without waiting for the actor: no suspension, no hop. Every read of the metrics
     /// (`snapshot()`, `metrics(for:)`, `snapshots()`, `exportJSON()`) includes it.
-    public nonisolated func submit(_ record: CallRecord) {
+    package nonisolated func submit(_ record: CallRecord) {
         if inbox.append(record) { Task { await self.drainInbox() } }
     }
 

@@ -1,8 +1,8 @@
 /// SplitMix64: a small, fast, seedable generator, so jitter and fault injection replay exactly in tests.
-public struct SeededRandom: RandomNumberGenerator, Sendable {
+package struct SeededRandom: RandomNumberGenerator, Sendable {
     private var state: UInt64
-    public init(seed: UInt64) { state = seed }
-    public mutating func next() -> UInt64 {
+    package init(seed: UInt64) { state = seed }
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -10,5 +10,5 @@ public struct SeededRandom: RandomNumberGenerator, Sendable {
         return z ^ (z >> 31)
     }
     /// Uniform in 0..<1.
-    public mutating func nextUnit() -> Double { Double(next() >> 11) * 0x1.0p-53 }
+    package mutating func nextUnit() -> Double { Double(next() >> 11) * 0x1.0p-53 }
 }

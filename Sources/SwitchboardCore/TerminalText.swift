@@ -1,8 +1,8 @@
 /// Text from a remote server made safe for a terminal: control characters other than newline and tab
 /// (escape sequences that move the cursor, retitle the window, clear the screen), DEL, C1 controls and
 /// bidi overrides are shown as `\u{…}` instead of acting.
-public enum TerminalText {
-    public static func escaped(_ text: String) -> String {
+package enum TerminalText {
+    package static func escaped(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: needsEscape) else { return text }
         var result = ""
         result.unicodeScalars.reserveCapacity(text.unicodeScalars.count)

@@ -74,7 +74,7 @@ import Testing
     @Test func specialCategoriesAreNeverContextual() throws {
         for kind in [EntityKind.health, .specialCategory] {
             let lowering = CustomRecognizer(name: "lowering") { text, findings in
-                findings.append(Finding(kind: kind, range: 0..<min(4, text.bytes.count), level: .contextual))
+                findings.append(Finding(kind: kind, range: 0..<min(4, text.utf8.count), level: .contextual))
             }
             let analyzer = ContentAnalyzer(configuration: AnalyzerConfiguration(customRecognizers: [lowering]))
             let analysis = try analyzer.analyze(GenerationRequest(prompt: "hello there"))

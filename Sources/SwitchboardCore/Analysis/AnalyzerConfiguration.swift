@@ -25,8 +25,11 @@ public struct CustomRecognizer: Sendable, Hashable {
     public let name: String
     let scan: @Sendable (TextScan, inout [Finding]) throws -> Void
 
-    public init(name: String, scan: @escaping @Sendable (TextScan, inout [Finding]) throws -> Void) {
-        self.name = name; self.scan = scan
+    /// `scan` reads the request's text and appends what it finds; a finding's range is in UTF-8 bytes
+    /// of that text. A recognizer that throws fails the analysis closed (the request stays on device).
+    public init(name: String, scan: @escaping @Sendable (String, inout [Finding]) throws -> Void) {
+        self.name = name
+        self.scan = { text, findings in try scan(String(decoding: text.bytes, as: UTF8.self), &findings) }
     }
 
     public static func == (a: CustomRecognizer, b: CustomRecognizer) -> Bool { a.name == b.name }

@@ -1,8 +1,8 @@
 /// A bank account named with its bank: an ABA routing number (3-7-1 checksum), a SWIFT/BIC code
 /// (bank, ISO country, location, branch) or a UK sort code, with an account number close by. A routing
-/// number or BIC alone is public (banks publish them); the pair moves money.
-public enum BankAccountRecognizer: Recognizer {
-    public static let kinds: Set<EntityKind> = [.bankAccount]
+/// number or BIC alone is package (banks publish them); the pair moves money.
+package enum BankAccountRecognizer: Recognizer {
+    package static let kinds: Set<EntityKind> = [.bankAccount]
 
     /// How far (bytes) the account number may be from the bank code.
     private static let reach = 90
@@ -22,7 +22,7 @@ public enum BankAccountRecognizer: Recognizer {
         routing aba rtn ach transit swift bic sort sortcode bankverbindung iban wire deposit
         """)
 
-    public static func scan(_ text: TextScan, into findings: inout [Finding]) {
+    package static func scan(_ text: TextScan, into findings: inout [Finding]) {
         guard text.digitCount >= 6 else { return }
         let pieces = IdentityNumberRecognizer.pieces(text)
         for (index, piece) in pieces.enumerated() {

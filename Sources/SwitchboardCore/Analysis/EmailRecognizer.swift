@@ -1,9 +1,9 @@
 /// name@domain.tld: a local part, '@', dot-separated domain labels and a top-level domain of two or
 /// more letters.
-public enum EmailRecognizer: Recognizer {
-    public static let kinds: Set<EntityKind> = [.email]
+package enum EmailRecognizer: Recognizer {
+    package static let kinds: Set<EntityKind> = [.email]
 
-    public static func scan(_ text: TextScan, into findings: inout [Finding]) {
+    package static func scan(_ text: TextScan, into findings: inout [Finding]) {
         var searchFrom = 0
         while let at = text.bytes[searchFrom...].firstIndex(of: 0x40) {
             searchFrom = at + 1

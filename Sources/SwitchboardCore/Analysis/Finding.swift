@@ -12,14 +12,14 @@ public struct Finding: Sendable, Hashable {
 }
 
 /// A recognizer: reads one scanned text, appends what it finds.
-public protocol Recognizer {
+package protocol Recognizer {
     static var kinds: Set<EntityKind> { get }
     static func scan(_ text: TextScan, into findings: inout [Finding])
 }
 
 extension Recognizer {
     /// Convenience for tests and tools.
-    public static func findings(in text: String) -> [Finding] {
+    package static func findings(in text: String) -> [Finding] {
         var findings: [Finding] = []
         scan(TextScan(text), into: &findings)
         return findings

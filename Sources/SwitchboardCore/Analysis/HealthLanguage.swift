@@ -4,16 +4,16 @@
 /// person-and-condition rules to them unchanged); languages written without spaces give phrases found
 /// by substring, where a condition counts when a person or a clinical cue appears in the same text.
 /// Words are written as people type them; the normalizer drops accents and lowers capitals first.
-public struct HealthLanguage: Sendable {
-    public var code: String
+package struct HealthLanguage: Sendable {
+    package var code: String
     /// Spaced languages: words per lexicon flag (`.condition`, `.medication`, `.healthVerb`, …).
-    public var words: [(Lexicon, String)]
+    package var words: [(Lexicon, String)]
     /// Unspaced languages: conditions and drugs, cues tying them to a person, and clinical cues.
-    public var conditions: [String]
-    public var personCues: [String]
-    public var clinicalCues: [String]
+    package var conditions: [String]
+    package var personCues: [String]
+    package var clinicalCues: [String]
 
-    public init(code: String, words: [(Lexicon, String)] = [], conditions: [String] = [], personCues: [String] = [],
+    package init(code: String, words: [(Lexicon, String)] = [], conditions: [String] = [], personCues: [String] = [],
                 clinicalCues: [String] = []) {
         self.code = code; self.words = words; self.conditions = conditions
         self.personCues = personCues; self.clinicalCues = clinicalCues
@@ -21,7 +21,7 @@ public struct HealthLanguage: Sendable {
 }
 
 extension HealthLanguage {
-    public static let all: [HealthLanguage] = [.english, .spanish, .french, .german, .russian, .chinese, .japanese]
+    package static let all: [HealthLanguage] = [.english, .spanish, .french, .german, .russian, .chinese, .japanese]
 
     static let english = HealthLanguage(code: "en", words: [
         (.condition, "hpv warts prediabetic psychiatric rehab hospitalized tumor tumors chlamydia"),

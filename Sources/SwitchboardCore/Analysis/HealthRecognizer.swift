@@ -4,15 +4,15 @@
 /// result reported ("I tested positive for…", "the biopsy came back malignant"). Every language in
 /// `HealthLanguage.all` is read the same way. General questions ("What is diabetes?", "I have a
 /// question about insulin", "what if a biopsy comes back malignant?") are not about a person and stay public.
-public enum HealthRecognizer: Recognizer {
-    public static let kinds: Set<EntityKind> = [.health]
+package enum HealthRecognizer: Recognizer {
+    package static let kinds: Set<EntityKind> = [.health]
     private static let person: Lexicon = [.firstPerson, .thirdPerson, .relation]
     private static let onHash = Lexicon.hash(of: "on")
 
-    public static func scan(_ text: TextScan, into findings: inout [Finding]) {
+    package static func scan(_ text: TextScan, into findings: inout [Finding]) {
         let before = findings.count
         scanTerms(text, into: &findings)
-        // Fiction and public figures' public facts stay public (the special-category tables know the cues).
+        // Fiction and package figures' package facts stay package (the special-category tables know the cues).
         if findings.count > before, SpecialCategoryRecognizer.clearsHealthFindings(text) { findings.removeSubrange(before...) }
     }
 

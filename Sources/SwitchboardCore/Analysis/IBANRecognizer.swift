@@ -1,9 +1,9 @@
 /// International bank account numbers: country code, two check digits and up to 30 letters or digits,
 /// written solid or in groups of four, valid under ISO 7064 mod 97-10.
-public enum IBANRecognizer: Recognizer {
-    public static let kinds: Set<EntityKind> = [.iban]
+package enum IBANRecognizer: Recognizer {
+    package static let kinds: Set<EntityKind> = [.iban]
 
-    public static func scan(_ text: TextScan, into findings: inout [Finding]) {
+    package static func scan(_ text: TextScan, into findings: inout [Finding]) {
         guard text.digitCount >= 2 else { return }
         let count = text.bytes.count
         var i = 0

@@ -3,8 +3,8 @@
 /// separators (at most three characters of spaces or punctuation: "1 85 05 78 006 084 36",
 /// "123.456.789-09", "AB 12 34 56 C"); each window's compact form is tried against the schemes of its
 /// length, longest window first, and scored with the words around it.
-public enum IdentityNumberRecognizer: Recognizer {
-    public static let kinds: Set<EntityKind> = [.nationalID, .deviceID, .vehicleID]
+package enum IdentityNumberRecognizer: Recognizer {
+    package static let kinds: Set<EntityKind> = [.nationalID, .deviceID, .vehicleID]
 
     /// A run of ASCII letters and digits (32-bit fields: a 4 MB text of one-character pieces stays small).
     struct Piece {
@@ -25,7 +25,7 @@ public enum IdentityNumberRecognizer: Recognizer {
     /// Pieces per window and characters per compact form: the longest scheme has 18 characters.
     private static let maxPieces = 8, maxLength = 18
 
-    public static func scan(_ text: TextScan, into findings: inout [Finding]) {
+    package static func scan(_ text: TextScan, into findings: inout [Finding]) {
         guard text.digitCount >= 3 else { return }
         let table = IdentityContext.shared
         let pieces = self.pieces(text)

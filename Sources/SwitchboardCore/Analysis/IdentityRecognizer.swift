@@ -1,8 +1,8 @@
 /// Passport numbers: "passport" shortly before a 6–9 character id of letters and at least five digits.
-public enum IdentityRecognizer: Recognizer {
-    public static let kinds: Set<EntityKind> = [.passport]
+package enum IdentityRecognizer: Recognizer {
+    package static let kinds: Set<EntityKind> = [.passport]
 
-    public static func scan(_ text: TextScan, into findings: inout [Finding]) {
+    package static func scan(_ text: TextScan, into findings: inout [Finding]) {
         guard text.allFlags.contains(.passport), text.digitCount >= 5 else { return }
         let words = text.words
         for index in words.indices where words[index].lexicon.contains(.passport) {

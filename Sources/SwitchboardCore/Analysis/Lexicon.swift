@@ -1,67 +1,67 @@
 /// What a word can mean to the recognizers. Words are looked up by a 64-bit hash of their lowercased
 /// bytes (apostrophes dropped), so a lookup allocates nothing.
-public struct Lexicon: OptionSet, Sendable, Hashable {
-    public let rawValue: UInt64
-    public init(rawValue: UInt64) { self.rawValue = rawValue }
+package struct Lexicon: OptionSet, Sendable, Hashable {
+    package let rawValue: UInt64
+    package init(rawValue: UInt64) { self.rawValue = rawValue }
 
-    public static let firstPerson = Lexicon(rawValue: 1 << 0)
-    public static let thirdPerson = Lexicon(rawValue: 1 << 1)
-    public static let possessive = Lexicon(rawValue: 1 << 2)
-    public static let relation = Lexicon(rawValue: 1 << 3)
-    public static let condition = Lexicon(rawValue: 1 << 4)
-    public static let medication = Lexicon(rawValue: 1 << 5)
-    public static let healthVerb = Lexicon(rawValue: 1 << 6)
-    public static let healthStrong = Lexicon(rawValue: 1 << 7)
-    public static let healthModifier = Lexicon(rawValue: 1 << 8)
-    public static let ssnContext = Lexicon(rawValue: 1 << 9)
-    public static let passport = Lexicon(rawValue: 1 << 10)
-    public static let password = Lexicon(rawValue: 1 << 11)
-    public static let secretNoun = Lexicon(rawValue: 1 << 12)
-    public static let secretQualifier = Lexicon(rawValue: 1 << 13)
-    public static let phoneContext = Lexicon(rawValue: 1 << 14)
-    public static let cardContext = Lexicon(rawValue: 1 << 15)
-    public static let streetSuffix = Lexicon(rawValue: 1 << 16)
-    public static let streetSuffixShort = Lexicon(rawValue: 1 << 17)
-    public static let birthCue = Lexicon(rawValue: 1 << 18)
-    public static let month = Lexicon(rawValue: 1 << 19)
-    public static let personalNoun = Lexicon(rawValue: 1 << 20)
-    public static let notAValue = Lexicon(rawValue: 1 << 21)
-    public static let english = Lexicon(rawValue: 1 << 22)
-    public static let spanish = Lexicon(rawValue: 1 << 23)
-    public static let french = Lexicon(rawValue: 1 << 24)
-    public static let german = Lexicon(rawValue: 1 << 25)
-    public static let stepCue = Lexicon(rawValue: 1 << 26)
-    public static let codeCue = Lexicon(rawValue: 1 << 27)
-    public static let copula = Lexicon(rawValue: 1 << 28)
-    public static let livePlace = Lexicon(rawValue: 1 << 29)
+    package static let firstPerson = Lexicon(rawValue: 1 << 0)
+    package static let thirdPerson = Lexicon(rawValue: 1 << 1)
+    package static let possessive = Lexicon(rawValue: 1 << 2)
+    package static let relation = Lexicon(rawValue: 1 << 3)
+    package static let condition = Lexicon(rawValue: 1 << 4)
+    package static let medication = Lexicon(rawValue: 1 << 5)
+    package static let healthVerb = Lexicon(rawValue: 1 << 6)
+    package static let healthStrong = Lexicon(rawValue: 1 << 7)
+    package static let healthModifier = Lexicon(rawValue: 1 << 8)
+    package static let ssnContext = Lexicon(rawValue: 1 << 9)
+    package static let passport = Lexicon(rawValue: 1 << 10)
+    package static let password = Lexicon(rawValue: 1 << 11)
+    package static let secretNoun = Lexicon(rawValue: 1 << 12)
+    package static let secretQualifier = Lexicon(rawValue: 1 << 13)
+    package static let phoneContext = Lexicon(rawValue: 1 << 14)
+    package static let cardContext = Lexicon(rawValue: 1 << 15)
+    package static let streetSuffix = Lexicon(rawValue: 1 << 16)
+    package static let streetSuffixShort = Lexicon(rawValue: 1 << 17)
+    package static let birthCue = Lexicon(rawValue: 1 << 18)
+    package static let month = Lexicon(rawValue: 1 << 19)
+    package static let personalNoun = Lexicon(rawValue: 1 << 20)
+    package static let notAValue = Lexicon(rawValue: 1 << 21)
+    package static let english = Lexicon(rawValue: 1 << 22)
+    package static let spanish = Lexicon(rawValue: 1 << 23)
+    package static let french = Lexicon(rawValue: 1 << 24)
+    package static let german = Lexicon(rawValue: 1 << 25)
+    package static let stepCue = Lexicon(rawValue: 1 << 26)
+    package static let codeCue = Lexicon(rawValue: 1 << 27)
+    package static let copula = Lexicon(rawValue: 1 << 28)
+    package static let livePlace = Lexicon(rawValue: 1 << 29)
     /// Personal nouns that, stated ("my name is", "my address:"), make a request personal.
-    public static let identityNoun = Lexicon(rawValue: 1 << 30)
+    package static let identityNoun = Lexicon(rawValue: 1 << 30)
     /// "pass", "pw", "pwd": a password only when assigned a password-shaped value.
-    public static let passwordWeak = Lexicon(rawValue: 1 << 31)
+    package static let passwordWeak = Lexicon(rawValue: 1 << 31)
     /// Tools whose `-p` flag takes a password (`mysql -pX`, `sshpass -p X`).
-    public static let passwordFlagTool = Lexicon(rawValue: 1 << 32)
+    package static let passwordFlagTool = Lexicon(rawValue: 1 << 32)
     /// Tools whose `-u user:password` carries credentials (`curl`).
-    public static let userFlagTool = Lexicon(rawValue: 1 << 33)
+    package static let userFlagTool = Lexicon(rawValue: 1 << 33)
     /// Words that name an account rather than a secret ("for user42").
-    public static let accountNoun = Lexicon(rawValue: 1 << 34)
+    package static let accountNoun = Lexicon(rawValue: 1 << 34)
     /// Medical tests and their results ("my biopsy came back malignant").
-    public static let testNoun = Lexicon(rawValue: 1 << 35)
-    public static let testResult = Lexicon(rawValue: 1 << 36)
+    package static let testNoun = Lexicon(rawValue: 1 << 35)
+    package static let testResult = Lexicon(rawValue: 1 << 36)
     /// Past-tense verbs that report a result ("came back", "was") rather than ask about one.
-    public static let pastResult = Lexicon(rawValue: 1 << 37)
+    package static let pastResult = Lexicon(rawValue: 1 << 37)
 
     static let hashSeed: UInt64 = 0xcbf2_9ce4_8422_2325
     @inline(__always) static func hash(_ h: UInt64, _ byte: UInt8) -> UInt64 { (h ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
 
     /// Hash of the word as the scanner sees it: normalized (accents dropped, capitals lowered), ASCII
     /// lowercased, apostrophes left out.
-    public static func hash(of word: String) -> UInt64 {
+    package static func hash(of word: String) -> UInt64 {
         var h = hashSeed
         for byte in NormalizedText(word).bytes where byte != 0x27 { h = hash(h, ByteClass.isUpper(byte) ? byte | 0x20 : byte) }
         return h
     }
 
-    public static func flags(of word: String) -> Lexicon { flags(forHash: hash(of: word)) }
+    package static func flags(of word: String) -> Lexicon { flags(forHash: hash(of: word)) }
 
     @inline(__always) static func flags(forHash hash: UInt64) -> Lexicon { Lexicon(rawValue: table.value(for: hash)) }
 

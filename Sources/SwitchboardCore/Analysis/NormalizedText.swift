@@ -4,17 +4,17 @@
 /// every space variant and run of spaces or tabs folded to one space, every dash variant to '-', curly
 /// quotes to straight ones, accents dropped from Latin letters and non-ASCII capitals lowered (ASCII case
 /// is kept: key formats and names need it). `origins` maps each byte back to the user's text.
-public struct NormalizedText: Sendable {
+package struct NormalizedText: Sendable {
     /// UTF-8 bytes of the normalized text.
-    public let bytes: [UInt8]
+    package let bytes: [UInt8]
     /// Original UTF-8 offset of each normalized byte, plus one entry for the end; nil when the text
     /// needed no change (the common, all-ASCII case, which costs one pass and no map).
     private let origins: [Int32]?
     /// False when the text carries signs of a failed decoding (U+FFFD, NUL, noncharacters): the
     /// analyzer then cannot vouch for it and fails closed.
-    public let isReadable: Bool
+    package let isReadable: Bool
 
-    public init(_ text: String) {
+    package init(_ text: String) {
         var utf8 = text.utf8
         let simple = utf8.withContiguousStorageIfAvailable(Self.needsNoChange) ?? false
         if simple {
@@ -30,7 +30,7 @@ public struct NormalizedText: Sendable {
     }
 
     /// The range in the original text that normalized `range` came from.
-    public func originalRange(_ range: Range<Int>) -> Range<Int> {
+    package func originalRange(_ range: Range<Int>) -> Range<Int> {
         guard let origins else { return range }
         let lower = Int(origins[min(max(range.lowerBound, 0), origins.count - 1)])
         let upper = Int(origins[min(max(range.upperBound, 0), origins.count - 1)])

@@ -1,7 +1,7 @@
 /// Payment cards, US social security numbers and phone numbers: all runs of digit groups, so they are
 /// read together and each span goes to the most specific kind (card, then SSN, then phone).
-public enum NumberRecognizer: Recognizer {
-    public static let kinds: Set<EntityKind> = [.paymentCard, .nationalID, .phone]
+package enum NumberRecognizer: Recognizer {
+    package static let kinds: Set<EntityKind> = [.paymentCard, .nationalID, .phone]
 
     struct Group {
         var start: Int
@@ -11,7 +11,7 @@ public enum NumberRecognizer: Recognizer {
         var digits: Int { end - start }
     }
 
-    public static func scan(_ text: TextScan, into findings: inout [Finding]) {
+    package static func scan(_ text: TextScan, into findings: inout [Finding]) {
         guard text.digitCount >= 7 else { return }
         var i = 0
         var groups: [Group] = []

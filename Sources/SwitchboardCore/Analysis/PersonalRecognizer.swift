@@ -1,7 +1,7 @@
 /// Street addresses, dates of birth and first-person personal context ("my wife", "I live in": at
 /// least contextual; "my address is", "I live at": personal).
-public enum PersonalRecognizer: Recognizer {
-    public static let kinds: Set<EntityKind> = [.streetAddress, .dateOfBirth, .personalContext]
+package enum PersonalRecognizer: Recognizer {
+    package static let kinds: Set<EntityKind> = [.streetAddress, .dateOfBirth, .personalContext]
     /// Hashes of the cue words, computed once (a lazily initialized static costs a `swift_once` check
     /// per read, so `scan` reads this once per text).
     private struct Cues {
@@ -11,7 +11,7 @@ public enum PersonalRecognizer: Recognizer {
     }
     private static let cues = Cues()
 
-    public static func scan(_ text: TextScan, into findings: inout [Finding]) {
+    package static func scan(_ text: TextScan, into findings: inout [Finding]) {
         let words = text.words
         let cues = cues
         for index in words.indices {

@@ -3,10 +3,10 @@
 /// private key blocks, `Authorization: Basic`, credentials in URLs, command-line password flags,
 /// `password: X` / `"password": "X"` / `<password>X</password>` / `password = X`, stated passwords and
 /// passphrases in several languages, and a high-entropy token next to a secret word.
-public enum SecretRecognizer: Recognizer {
-    public static let kinds: Set<EntityKind> = [.secret]
+package enum SecretRecognizer: Recognizer {
+    package static let kinds: Set<EntityKind> = [.secret]
 
-    public static func scan(_ text: TextScan, into findings: inout [Finding]) {
+    package static func scan(_ text: TextScan, into findings: inout [Finding]) {
         scanKeyFormats(text, into: &findings)
         scanCredentialURLs(text, into: &findings)
         scanPhrases(text, into: &findings)

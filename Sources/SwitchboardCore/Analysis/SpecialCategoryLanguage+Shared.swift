@@ -2,7 +2,7 @@
 /// nonproprietary names are spelled alike in most Latin-script languages), and English, which the other
 /// languages borrow ("HIV", "gay", "PrEP").
 extension SpecialCategoryLanguage {
-    public static let all: [SpecialCategoryLanguage] = [
+    package static let all: [SpecialCategoryLanguage] = [
         .shared, .english, .spanish, .french, .german, .italian, .portuguese, .dutch, .polish, .russian, .swedish, .danish,
         .finnish, .greek, .czech, .romanian, .hungarian, .turkish, .arabic, .urdu, .hindi, .marathi, .bengali, .telugu,
         .tamil, .indonesian, .vietnamese, .swahili, .pidgin, .chinese, .japanese, .korean, .personal,
@@ -89,7 +89,7 @@ extension SpecialCategoryLanguage {
             quiz exam homework thesis understand understanding wondering interested
             """),
         (.publicFigure, """
-            announced announces publicly public famous celebrity celebrities president senator congressman \
+            announced announces publicly package famous celebrity celebrities president senator congressman \
             congresswoman governor mayor actor actress singer rapper musician footballer athlete player star \
             king queen prince princess pope minister chancellor politician politicians legend icon billionaire \
             ceo founder late reportedly according rumored rumoured tabloid tabloids interview biography wikipedia

@@ -1,97 +1,97 @@
 /// What a word means to `SpecialCategoryRecognizer`: the category of personal data it names (health and
 /// the GDPR article 9 special categories), or its part in tying such a term to a person (first person,
-/// relation, clinical shorthand) or in clearing it (fiction, public figures, a topic of study).
-public struct SpecialRole: OptionSet, Sendable, Hashable {
-    public let rawValue: UInt64
-    public init(rawValue: UInt64) { self.rawValue = rawValue }
+/// relation, clinical shorthand) or in clearing it (fiction, package figures, a topic of study).
+package struct SpecialRole: OptionSet, Sendable, Hashable {
+    package let rawValue: UInt64
+    package init(rawValue: UInt64) { self.rawValue = rawValue }
 
     // Categories: health (bits 0–7, entity kind `.health`).
-    public static let condition = SpecialRole(rawValue: 1 << 0)
-    public static let medication = SpecialRole(rawValue: 1 << 1)
-    public static let pregnancy = SpecialRole(rawValue: 1 << 2)
-    public static let mental = SpecialRole(rawValue: 1 << 3)
-    public static let hiv = SpecialRole(rawValue: 1 << 4)
-    public static let disability = SpecialRole(rawValue: 1 << 5)
-    public static let addiction = SpecialRole(rawValue: 1 << 6)
+    package static let condition = SpecialRole(rawValue: 1 << 0)
+    package static let medication = SpecialRole(rawValue: 1 << 1)
+    package static let pregnancy = SpecialRole(rawValue: 1 << 2)
+    package static let mental = SpecialRole(rawValue: 1 << 3)
+    package static let hiv = SpecialRole(rawValue: 1 << 4)
+    package static let disability = SpecialRole(rawValue: 1 << 5)
+    package static let addiction = SpecialRole(rawValue: 1 << 6)
     /// A lab test (HbA1c, LDL, eGFR): health only with a number next to it.
-    public static let lab = SpecialRole(rawValue: 1 << 7)
+    package static let lab = SpecialRole(rawValue: 1 << 7)
     // Categories: article 9 and the other special data (bits 8–16, `.specialCategory`).
-    public static let orientation = SpecialRole(rawValue: 1 << 8)
-    public static let gender = SpecialRole(rawValue: 1 << 9)
-    public static let religion = SpecialRole(rawValue: 1 << 10)
-    public static let politics = SpecialRole(rawValue: 1 << 11)
-    public static let union = SpecialRole(rawValue: 1 << 12)
-    public static let criminal = SpecialRole(rawValue: 1 << 13)
-    public static let immigration = SpecialRole(rawValue: 1 << 14)
-    public static let ethnicity = SpecialRole(rawValue: 1 << 15)
-    public static let genetic = SpecialRole(rawValue: 1 << 16)
+    package static let orientation = SpecialRole(rawValue: 1 << 8)
+    package static let gender = SpecialRole(rawValue: 1 << 9)
+    package static let religion = SpecialRole(rawValue: 1 << 10)
+    package static let politics = SpecialRole(rawValue: 1 << 11)
+    package static let union = SpecialRole(rawValue: 1 << 12)
+    package static let criminal = SpecialRole(rawValue: 1 << 13)
+    package static let immigration = SpecialRole(rawValue: 1 << 14)
+    package static let ethnicity = SpecialRole(rawValue: 1 << 15)
+    package static let genetic = SpecialRole(rawValue: 1 << 16)
     /// "party", "union": politics or a trade union only with a membership word nearby ("member", "rep").
-    public static let partyWord = SpecialRole(rawValue: 1 << 17)
-    public static let unionWord = SpecialRole(rawValue: 1 << 18)
-    public static let membership = SpecialRole(rawValue: 1 << 19)
+    package static let partyWord = SpecialRole(rawValue: 1 << 17)
+    package static let unionWord = SpecialRole(rawValue: 1 << 18)
+    package static let membership = SpecialRole(rawValue: 1 << 19)
     // Anchors: what ties a term to an identifiable person.
     /// First person: pronouns, possessives, first-person verb forms ("I", "my", "ich", "tengo", "我", "저는").
-    public static let selfReference = SpecialRole(rawValue: 1 << 20)
+    package static let selfReference = SpecialRole(rawValue: 1 << 20)
     /// Third-person possessives ("his", "su", "sein"): a relation after one is a person.
-    public static let possessive = SpecialRole(rawValue: 1 << 21)
+    package static let possessive = SpecialRole(rawValue: 1 << 21)
     /// Family and partners ("wife", "son", "madre"): a person when a possessive comes before.
-    public static let relation = SpecialRole(rawValue: 1 << 22)
-    /// "he", "she", "er", "ella": a person unless the text is about a public figure or fiction.
-    public static let thirdPerson = SpecialRole(rawValue: 1 << 23)
+    package static let relation = SpecialRole(rawValue: 1 << 22)
+    /// "he", "she", "er", "ella": a person unless the text is about a package figure or fiction.
+    package static let thirdPerson = SpecialRole(rawValue: 1 << 23)
     /// "has", "is", "takes", "hat", "tiene": after a capitalized word, that word is a person's name.
-    public static let haveBe = SpecialRole(rawValue: 1 << 24)
+    package static let haveBe = SpecialRole(rawValue: 1 << 24)
     /// "is", "was", "ist", "es": after a capitalized word inside a sentence, that word is a name (at the
     /// start of a sentence it could be any noun: "Stress is…").
-    public static let copula = SpecialRole(rawValue: 1 << 37)
+    package static let copula = SpecialRole(rawValue: 1 << 37)
     /// Clinical-note shorthand ("pt", "dx", "hx", "patient", "bid"): a note is about its patient.
-    public static let clinical = SpecialRole(rawValue: 1 << 25)
+    package static let clinical = SpecialRole(rawValue: 1 << 25)
     /// "Mr", "Frau", "Sra": the next capitalized word is a name.
-    public static let title = SpecialRole(rawValue: 1 << 26)
+    package static let title = SpecialRole(rawValue: 1 << 26)
     // Clearing cues.
     /// "if", "can", "should", "wenn", "si": right before a pronoun, the sentence is hypothetical.
-    public static let hypothetical = SpecialRole(rawValue: 1 << 27)
+    package static let hypothetical = SpecialRole(rawValue: 1 << 27)
     /// "novel", "character", "series", "film": the text is fiction.
-    public static let fiction = SpecialRole(rawValue: 1 << 28)
-    /// "announced", "publicly", "president", "celebrity": a third person is a public figure.
-    public static let publicFigure = SpecialRole(rawValue: 1 << 29)
+    package static let fiction = SpecialRole(rawValue: 1 << 28)
+    /// "announced", "publicly", "president", "celebrity": a third person is a package figure.
+    package static let publicFigure = SpecialRole(rawValue: 1 << 29)
     /// "about", "reading", "studying", "essay": between a pronoun and a term, the term is a topic.
-    public static let topic = SpecialRole(rawValue: 1 << 30)
+    package static let topic = SpecialRole(rawValue: 1 << 30)
     /// "weeks", "Woche", "週": a count of weeks next to a pregnancy term is a self-evident statement.
-    public static let week = SpecialRole(rawValue: 1 << 31)
+    package static let week = SpecialRole(rawValue: 1 << 31)
     /// Spelled numbers ("nine", "九"), so a week count in words counts.
-    public static let numberWord = SpecialRole(rawValue: 1 << 32)
+    package static let numberWord = SpecialRole(rawValue: 1 << 32)
     /// Set by the table builder on every proper beginning of a phrase ("end", "end my" of "end my life").
     static let phraseStart = SpecialRole(rawValue: 1 << 33)
     /// "ICD", "Dx", "diagnosis": a code shaped like ICD-10 (E11.9, F32.1) near one is a diagnosis.
-    public static let codeContext = SpecialRole(rawValue: 1 << 34)
+    package static let codeContext = SpecialRole(rawValue: 1 << 34)
     /// "mg", "mcg", "ml", "IU": after a number, a dose; a drug-shaped word next to it is a medication.
-    public static let doseUnit = SpecialRole(rawValue: 1 << 35)
+    package static let doseUnit = SpecialRole(rawValue: 1 << 35)
     /// "我们" (we), "우리는": contains a first-person cue but speaks for people in general.
-    public static let generic = SpecialRole(rawValue: 1 << 36)
+    package static let generic = SpecialRole(rawValue: 1 << 36)
 
     // Personal data cues (`PersonalDetails`): not special categories, but at least personal.
     /// "salary", "earn", "owe", "Gehalt", "年収": money about a person.
-    public static let finance = SpecialRole(rawValue: 1 << 38)
+    package static let finance = SpecialRole(rawValue: 1 << 38)
     /// "euros", "dollars", "円", "원": a number next to one is an amount.
-    public static let currency = SpecialRole(rawValue: 1 << 39)
+    package static let currency = SpecialRole(rawValue: 1 << 39)
     /// "home", "house", "zuhause", "自宅": coordinates or an IP address near one are where someone lives.
-    public static let home = SpecialRole(rawValue: 1 << 40)
+    package static let home = SpecialRole(rawValue: 1 << 40)
     /// "plate", "Kennzeichen", "matrícula": a registration follows.
-    public static let plate = SpecialRole(rawValue: 1 << 41)
+    package static let plate = SpecialRole(rawValue: 1 << 41)
     /// "work at", "arbeite bei", "employer": with a name, who employs whom.
-    public static let employer = SpecialRole(rawValue: 1 << 42)
+    package static let employer = SpecialRole(rawValue: 1 << 42)
     /// "school", "kindergarten", "Grundschule", "学校": with a child and a name, where a child is.
-    public static let school = SpecialRole(rawValue: 1 << 43)
+    package static let school = SpecialRole(rawValue: 1 << 43)
     /// "son", "daughter", "Sohn", "hija", "息子".
-    public static let child = SpecialRole(rawValue: 1 << 44)
+    package static let child = SpecialRole(rawValue: 1 << 44)
     /// "born", "nací", "geboren", "родился": a date near one is a date of birth.
-    public static let birth = SpecialRole(rawValue: 1 << 45)
+    package static let birth = SpecialRole(rawValue: 1 << 45)
     /// Month names in the European languages (CJK dates are read by their 年/月/日 shape).
-    public static let month = SpecialRole(rawValue: 1 << 46)
+    package static let month = SpecialRole(rawValue: 1 << 46)
 
     /// "Been", "Diagnosed", "Started", "Just", "Recently" opening a sentence: English drops the pronoun
     /// ("Been on Zoloft for 3 years", "Diagnosed with MS last year"), so the sentence is the speaker's.
-    public static let droppedSubject = SpecialRole(rawValue: 1 << 47)
+    package static let droppedSubject = SpecialRole(rawValue: 1 << 47)
 
     static let healthCategories: SpecialRole = [.condition, .medication, .pregnancy, .mental, .hiv, .disability, .addiction, .lab]
     static let specialCategories: SpecialRole = [.orientation, .gender, .religion, .politics, .union, .criminal, .immigration,
@@ -105,10 +105,10 @@ public struct SpecialRole: OptionSet, Sendable, Hashable {
 /// joined by `_` ("trade_union", "ung_thu*"). Entries in Han or kana are matched anywhere inside a run of
 /// those scripts, which are written without spaces. Words are written as people type them: the
 /// normalizer drops Latin accents and lowers capitals before matching, on both sides.
-public struct SpecialCategoryLanguage: Sendable {
-    public var code: String
-    public var entries: [(SpecialRole, String)]
-    public init(code: String, entries: [(SpecialRole, String)]) { self.code = code; self.entries = entries }
+package struct SpecialCategoryLanguage: Sendable {
+    package var code: String
+    package var entries: [(SpecialRole, String)]
+    package init(code: String, entries: [(SpecialRole, String)]) { self.code = code; self.entries = entries }
 }
 
 /// The merged lookup tables of every language: exact words by hash, prefix stems by the hash of their

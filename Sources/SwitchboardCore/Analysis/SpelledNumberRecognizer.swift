@@ -2,8 +2,8 @@
 /// eight, oh five, …", "4 1 1 1 …"): a run of seven or more is checked as a card (Luhn, card words
 /// before it), an SSN (valid ranges, SSN words before it) or a phone (phone words before it). Counting
 /// ("one two three … nine") and lists of small numbers carry no such words and stay public.
-public enum SpelledNumberRecognizer: Recognizer {
-    public static let kinds: Set<EntityKind> = [.paymentCard, .nationalID, .phone]
+package enum SpelledNumberRecognizer: Recognizer {
+    package static let kinds: Set<EntityKind> = [.paymentCard, .nationalID, .phone]
 
     /// Digit words zero to nine, per language (accents as people type them; the normalizer drops them).
     /// Words that are also common function words ("un", "une", "en", "i") are left out.
@@ -33,7 +33,7 @@ public enum SpelledNumberRecognizer: Recognizer {
         return table
     }()
 
-    public static func scan(_ text: TextScan, into findings: inout [Finding]) {
+    package static func scan(_ text: TextScan, into findings: inout [Finding]) {
         guard !text.allFlags.isDisjoint(with: [.cardContext, .ssnContext, .phoneContext]) else { return }
         let words = text.words
         var digits: [UInt8] = []

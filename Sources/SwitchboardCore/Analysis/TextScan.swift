@@ -1,48 +1,48 @@
 /// One text's normalized UTF-8 bytes (`NormalizedText`) split into words, the shared input of every
 /// recognizer. Words are runs of ASCII letters and digits, apostrophes inside them and non-ASCII
 /// letters; each carries the lexicon flags of its lowercased form and the sentence it belongs to.
-public struct TextScan: Sendable {
-    public struct Word: Sendable, Hashable {
+package struct TextScan: Sendable {
+    package struct Word: Sendable, Hashable {
         // 32-bit storage (texts are at most a few megabytes): 40 bytes a word instead of 64, so a 4 MB text
         // of one-letter words stays well under the analyzer's memory bound.
         private var start32: Int32, end32: Int32, sentence32: Int32, letters32: Int32, digits32: Int32
-        public var lexicon: Lexicon
+        package var lexicon: Lexicon
         /// Hash of the lowercased word without apostrophes (`Lexicon.hash(of:)`).
-        public var hash: UInt64
+        package var hash: UInt64
         /// First byte is an ASCII capital.
-        public var isCapitalized: Bool
+        package var isCapitalized: Bool
 
-        public init(start: Int, end: Int, lexicon: Lexicon, hash: UInt64, sentence: Int, letters: Int, digits: Int, isCapitalized: Bool) {
+        package init(start: Int, end: Int, lexicon: Lexicon, hash: UInt64, sentence: Int, letters: Int, digits: Int, isCapitalized: Bool) {
             start32 = Int32(clamping: start); end32 = Int32(clamping: end); sentence32 = Int32(clamping: sentence)
             letters32 = Int32(clamping: letters); digits32 = Int32(clamping: digits)
             self.lexicon = lexicon; self.hash = hash; self.isCapitalized = isCapitalized
         }
 
-        public var start: Int { get { Int(start32) } set { start32 = Int32(clamping: newValue) } }
-        public var end: Int { get { Int(end32) } set { end32 = Int32(clamping: newValue) } }
-        public var sentence: Int { get { Int(sentence32) } set { sentence32 = Int32(clamping: newValue) } }
-        public var letters: Int { get { Int(letters32) } set { letters32 = Int32(clamping: newValue) } }
-        public var digits: Int { get { Int(digits32) } set { digits32 = Int32(clamping: newValue) } }
-        public var length: Int { end - start }
-        public var isNumber: Bool { letters == 0 && digits > 0 }
-        public var isAlphabetic: Bool { digits == 0 && letters > 0 }
+        package var start: Int { get { Int(start32) } set { start32 = Int32(clamping: newValue) } }
+        package var end: Int { get { Int(end32) } set { end32 = Int32(clamping: newValue) } }
+        package var sentence: Int { get { Int(sentence32) } set { sentence32 = Int32(clamping: newValue) } }
+        package var letters: Int { get { Int(letters32) } set { letters32 = Int32(clamping: newValue) } }
+        package var digits: Int { get { Int(digits32) } set { digits32 = Int32(clamping: newValue) } }
+        package var length: Int { end - start }
+        package var isNumber: Bool { letters == 0 && digits > 0 }
+        package var isAlphabetic: Bool { digits == 0 && letters > 0 }
     }
 
     /// The normalized bytes (`normalized.bytes`); finding ranges index these.
-    public let bytes: [UInt8]
+    package let bytes: [UInt8]
     /// The normalized view, with the map back to the user's offsets.
-    public let normalized: NormalizedText
-    public private(set) var words: [Word] = []
+    package let normalized: NormalizedText
+    package private(set) var words: [Word] = []
     /// Bytes of the four non-Latin scripts the language guess knows, counted by character.
-    public private(set) var scripts = ScriptCounts()
+    package private(set) var scripts = ScriptCounts()
     /// Every word's lexicon flags together, so a recognizer can skip a text with none of its cue words.
-    public private(set) var allFlags: Lexicon = []
+    package private(set) var allFlags: Lexicon = []
     /// ASCII digits in the text (numbers, IBANs and keys need some).
-    public private(set) var digitCount = 0
+    package private(set) var digitCount = 0
 
-    public init(_ text: String) { self.init(NormalizedText(text)) }
+    package init(_ text: String) { self.init(NormalizedText(text)) }
 
-    public init(_ normalized: NormalizedText) {
+    package init(_ normalized: NormalizedText) {
         self.normalized = normalized
         bytes = normalized.bytes
         // At most one word per two bytes: reserving that once avoids the doubling copies of a growing array
@@ -53,10 +53,10 @@ public struct TextScan: Sendable {
 
     /// The byte at `index`, or 0 outside the text (so scanners never trap at the edges).
     @inline(__always)
-    public func at(_ index: Int) -> UInt8 { index >= 0 && index < bytes.count ? bytes[index] : 0 }
+    package func at(_ index: Int) -> UInt8 { index >= 0 && index < bytes.count ? bytes[index] : 0 }
 
     /// Index of the first word starting at or after `offset`.
-    public func wordIndex(atOrAfter offset: Int) -> Int {
+    package func wordIndex(atOrAfter offset: Int) -> Int {
         var low = 0, high = words.count
         while low < high {
             let mid = (low + high) / 2
@@ -66,7 +66,7 @@ public struct TextScan: Sendable {
     }
 
     /// Whether a word with any of `flags` is among the `count` words before `index`, in the same sentence.
-    public func hasWord(_ flags: Lexicon, before index: Int, within count: Int) -> Bool {
+    package func hasWord(_ flags: Lexicon, before index: Int, within count: Int) -> Bool {
         guard index > 0, index <= words.count else { return false }
         let sentence = index < words.count ? words[index].sentence : words[index - 1].sentence
         var i = index - 1
@@ -155,8 +155,8 @@ public struct TextScan: Sendable {
 }
 
 /// Characters per script, for the language guess.
-public struct ScriptCounts: Sendable, Hashable {
-    public var han = 0, kana = 0, cyrillic = 0, arabic = 0, hangul = 0, otherNonLatin = 0
+package struct ScriptCounts: Sendable, Hashable {
+    package var han = 0, kana = 0, cyrillic = 0, arabic = 0, hangul = 0, otherNonLatin = 0
 
     mutating func add(codePointAt i: Int, length: Int, in bytes: [UInt8]) {
         guard let scalar = ByteClass.decode(bytes, at: i, length: length) else { return }
@@ -171,22 +171,22 @@ public struct ScriptCounts: Sendable, Hashable {
         }
     }
 
-    public var total: Int { han + kana + cyrillic + arabic + hangul + otherNonLatin }
+    package var total: Int { han + kana + cyrillic + arabic + hangul + otherNonLatin }
 }
 
 /// Byte classification over UTF-8.
-public enum ByteClass {
-    @inline(__always) public static func isDigit(_ b: UInt8) -> Bool { b &- 0x30 < 10 }
-    @inline(__always) public static func isUpper(_ b: UInt8) -> Bool { b &- 0x41 < 26 }
-    @inline(__always) public static func isLower(_ b: UInt8) -> Bool { b &- 0x61 < 26 }
-    @inline(__always) public static func isASCIILetter(_ b: UInt8) -> Bool { (b | 0x20) &- 0x61 < 26 }
-    @inline(__always) public static func isASCIIAlphanumeric(_ b: UInt8) -> Bool { isDigit(b) || isASCIILetter(b) }
-    @inline(__always) public static func isWhitespace(_ b: UInt8) -> Bool { b == 0x20 || (b >= 0x09 && b <= 0x0D) }
+package enum ByteClass {
+    @inline(__always) package static func isDigit(_ b: UInt8) -> Bool { b &- 0x30 < 10 }
+    @inline(__always) package static func isUpper(_ b: UInt8) -> Bool { b &- 0x41 < 26 }
+    @inline(__always) package static func isLower(_ b: UInt8) -> Bool { b &- 0x61 < 26 }
+    @inline(__always) package static func isASCIILetter(_ b: UInt8) -> Bool { (b | 0x20) &- 0x61 < 26 }
+    @inline(__always) package static func isASCIIAlphanumeric(_ b: UInt8) -> Bool { isDigit(b) || isASCIILetter(b) }
+    @inline(__always) package static func isWhitespace(_ b: UInt8) -> Bool { b == 0x20 || (b >= 0x09 && b <= 0x0D) }
     /// Bytes in the UTF-8 sequence a lead byte starts (1 for stray continuation bytes).
-    @inline(__always) public static func sequenceLength(_ lead: UInt8) -> Int {
+    @inline(__always) package static func sequenceLength(_ lead: UInt8) -> Int {
         lead < 0xC0 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
     }
-    public static func decode(_ bytes: [UInt8], at i: Int, length: Int) -> UInt32? {
+    package static func decode(_ bytes: [UInt8], at i: Int, length: Int) -> UInt32? {
         guard length > 1, i + length <= bytes.count else { return nil }
         var value = UInt32(bytes[i]) & (0xFF >> UInt32(length + 1))
         for k in 1..<length { value = value << 6 | UInt32(bytes[i + k] & 0x3F) }

@@ -1,14 +1,14 @@
 /// Language and complexity evidence summed over every text of a request.
-public struct TextSignals: Sendable, Hashable {
-    public var scripts = ScriptCounts()
-    public var english = 0, spanish = 0, french = 0, german = 0
-    public var stepCues = 0, codeCues = 0
-    public var codeFences = 0, braces = 0, semicolons = 0
-    public var bytes = 0
+package struct TextSignals: Sendable, Hashable {
+    package var scripts = ScriptCounts()
+    package var english = 0, spanish = 0, french = 0, german = 0
+    package var stepCues = 0, codeCues = 0
+    package var codeFences = 0, braces = 0, semicolons = 0
+    package var bytes = 0
 
-    public init() {}
+    package init() {}
 
-    public mutating func add(_ text: TextScan) {
+    package mutating func add(_ text: TextScan) {
         bytes += text.bytes.count
         let s = text.scripts
         scripts.han += s.han; scripts.kana += s.kana; scripts.cyrillic += s.cyrillic
@@ -34,7 +34,7 @@ public struct TextSignals: Sendable, Hashable {
     }
 
     /// "zh", "ja", "ru", "ar", "ko" by script; "en", "es", "fr", "de" by stopwords; else "und".
-    public var language: String {
+    package var language: String {
         let nonLatin = scripts.total
         let latinWords = english + spanish + french + german
         if nonLatin > 0, nonLatin * 2 >= latinWords {
@@ -53,7 +53,7 @@ public struct TextSignals: Sendable, Hashable {
     }
 
     /// Length, code and multi-step cues: 0 points simple, 1–2 moderate, 3+ complex.
-    public func complexity(messageCount: Int) -> Complexity {
+    package func complexity(messageCount: Int) -> Complexity {
         var points = 0
         if bytes > 1500 { points += 2 } else if bytes > 300 { points += 1 }
         if codeFences > 0 || codeCues >= 2 || (braces > 0 && semicolons > 0) { points += 1 }

@@ -3,7 +3,7 @@
 /// maxTokens, sampling) plus the
 /// routing constraints that shaped the answer (preferred and excluded providers, privacy level).
 /// Priority and latency budget are left out: they change when an answer comes, not what it says.
-public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
+package struct CacheKey: Sendable, Hashable, CustomStringConvertible {
     private let prompt: String?
     private let kind: PromptKind
     private let messages: [ChatMessage]
@@ -20,11 +20,11 @@ public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
     private let privacy: PrivacyLevel
     private let scope: String?
     /// A 64-bit FNV-1a digest of all the above; used for hashing and shown instead of the text.
-    public let digest: UInt64
+    package let digest: UInt64
     /// Estimated bytes of the normalized text this key holds.
-    public let textByteCount: Int
+    package let textByteCount: Int
 
-    public init(request: GenerationRequest, privacy: PrivacyLevel) {
+    package init(request: GenerationRequest, privacy: PrivacyLevel) {
         var fnv = FNV1a()
         var bytes = 0
         func normalize(_ text: String) -> String {
@@ -94,9 +94,9 @@ public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
         textByteCount = bytes + (output.isStructured ? 64 : 0)
     }
 
-    public func hash(into hasher: inout Hasher) { hasher.combine(digest) }
+    package func hash(into hasher: inout Hasher) { hasher.combine(digest) }
 
-    public static func == (a: CacheKey, b: CacheKey) -> Bool {
+    package static func == (a: CacheKey, b: CacheKey) -> Bool {
         a.digest == b.digest && a.maxTokens == b.maxTokens && a.privacy == b.privacy && a.imageCount == b.imageCount
             && a.imagesDigest == b.imagesDigest && a.prompt == b.prompt && a.kind == b.kind && a.messages == b.messages
             && a.memory == b.memory && a.output == b.output && a.tools == b.tools && a.toolChoice == b.toolChoice
@@ -105,12 +105,12 @@ public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Never shows the request's text.
-    public var description: String {
+    package var description: String {
         "CacheKey(\(String(digest, radix: 16)), \(textByteCount) bytes, privacy: \(privacy))"
     }
 
     /// Trims and collapses runs of ASCII whitespace to one space.
-    public static func normalizedWhitespace(_ text: String) -> String {
+    package static func normalizedWhitespace(_ text: String) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(text.utf8.count)
         var pendingSpace = false

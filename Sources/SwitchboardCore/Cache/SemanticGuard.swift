@@ -15,9 +15,9 @@ public enum SemanticRefusal: String, Sendable, Hashable, CaseIterable, Codable {
 /// worse than no cache. The differences that flip an answer while barely moving an embedding are few and
 /// visible on the surface: a negation, a number, a name. So the guard compares exactly those, and refuses
 /// when they differ; everything else is the similarity threshold's job.
-public enum SemanticGuard {
+package enum SemanticGuard {
     /// The first reason to refuse serving `cached`'s answer for `candidate`, or nil.
-    public static func refusal(cached: String, candidate: String) -> SemanticRefusal? {
+    package static func refusal(cached: String, candidate: String) -> SemanticRefusal? {
         let a = Surface(cached), b = Surface(candidate)
         if a.negations != b.negations || a.polarity(against: b) { return .negation }
         if a.numbers != b.numbers { return .number }

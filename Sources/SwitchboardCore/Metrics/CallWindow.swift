@@ -1,6 +1,6 @@
 /// The last `capacity` calls of one provider in a ring buffer: recording is O(1) and allocation-free;
 /// statistics are computed on demand.
-public struct CallWindow: Sendable {
+package struct CallWindow: Sendable {
     private struct Sample: Sendable {
         var latency: Int64
         /// -1 when the call produced no token.
@@ -11,16 +11,16 @@ public struct CallWindow: Sendable {
     }
     private var samples: [Sample] = []
     private var nextSlot = 0
-    public let capacity: Int
+    package let capacity: Int
 
-    public init(capacity: Int) {
+    package init(capacity: Int) {
         self.capacity = max(1, capacity)
         samples.reserveCapacity(min(self.capacity, 1024))  // a huge window grows as calls arrive
     }
 
-    public var count: Int { samples.count }
+    package var count: Int { samples.count }
 
-    public mutating func append(_ record: CallRecord) {
+    package mutating func append(_ record: CallRecord) {
         let sample = Sample(latency: record.latency.nanosecondsClamped,
                             timeToFirstToken: record.timeToFirstToken.map(\.nanosecondsClamped) ?? -1,
                             completionTokens: Int32(clamping: record.completionTokens),
@@ -39,20 +39,20 @@ public struct CallWindow: Sendable {
         return Array(nextSlot..<capacity) + Array(0..<nextSlot)
     }
 
-    public struct Statistics: Sendable, Hashable {
-        public var successes = 0
-        public var failures = 0
+    package struct Statistics: Sendable, Hashable {
+        package var successes = 0
+        package var failures = 0
         /// Failures at the end of the window, counting back to the last success (cancellations skipped).
-        public var trailingFailures = 0
-        public var latency = LatencySummary.empty
-        public var timeToFirstToken = LatencySummary.empty
-        public var tokensPerSecond: Double = 0
-        public var successRate: Double { successes + failures == 0 ? 1 : Double(successes) / Double(successes + failures) }
-        public var completedCalls: Int { successes + failures }
+        package var trailingFailures = 0
+        package var latency = LatencySummary.empty
+        package var timeToFirstToken = LatencySummary.empty
+        package var tokensPerSecond: Double = 0
+        package var successRate: Double { successes + failures == 0 ? 1 : Double(successes) / Double(successes + failures) }
+        package var completedCalls: Int { successes + failures }
     }
 
     /// Latency covers every call in the window; time to first token and tokens/s only successful ones.
-    public func statistics() -> Statistics {
+    package func statistics() -> Statistics {
         var stats = Statistics()
         guard !samples.isEmpty else { return stats }
         var latencies: [Int64] = []
@@ -88,7 +88,7 @@ public struct CallWindow: Sendable {
 
 extension Duration {
     /// Whole nanoseconds, saturating at Int64's range.
-    public var nanosecondsClamped: Int64 {
+    package var nanosecondsClamped: Int64 {
         let (seconds, attoseconds) = components
         let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
         if overflow { return seconds < 0 ? .min : .max }

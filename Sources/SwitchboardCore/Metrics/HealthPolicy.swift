@@ -16,7 +16,7 @@ public struct HealthPolicy: Sendable, Hashable {
 
     public init() {}
 
-    public func evaluate(_ stats: CallWindow.Statistics, utilization: Double) -> ProviderHealth {
+    package func evaluate(_ stats: CallWindow.Statistics, utilization: Double) -> ProviderHealth {
         var critical: [String] = []
         var degraded: [String] = []
         let calls = stats.completedCalls

@@ -54,7 +54,7 @@ extension AttemptStateMachine {
     /// (on the same provider after a backoff, which needs room in the retry budget, or on the next
     /// one, which is charged to it) while `maxResumes` allows; otherwise the retry policy decides as
     /// for any failure.
-    public mutating func callFinished(_ report: CallReport, budget: inout RetryBudget,
+    package mutating func callFinished(_ report: CallReport, budget: inout RetryBudget,
                                       random: inout SeededRandom) -> Action {
         guard let id = currentProvider else { return .finish(.failure(exhausted())) }
         let error: ProviderError

@@ -1,18 +1,18 @@
 /// Which providers may take a request at all. Every rule here is a filter, not a preference: a
 /// provider that fails one is out, and the reason is reported to the caller if nobody is left.
-public struct EligibilityPolicy: Sendable, Hashable {
-    public var privacy: PrivacyPolicy
+package struct EligibilityPolicy: Sendable, Hashable {
+    package var privacy: PrivacyPolicy
 
-    public init(privacy: PrivacyPolicy = PrivacyPolicy()) { self.privacy = privacy }
+    package init(privacy: PrivacyPolicy = PrivacyPolicy()) { self.privacy = privacy }
 
-    public struct Result: Sendable, Hashable {
+    package struct Result: Sendable, Hashable {
         /// In the order given.
-        public var eligible: [ProviderCandidate]
+        package var eligible: [ProviderCandidate]
         /// One entry per excluded provider: the first rule it failed.
-        public var ineligible: [Ineligibility]
+        package var ineligible: [Ineligibility]
     }
 
-    public func evaluate(_ candidates: [ProviderCandidate], request: GenerationRequest, analysis: RequestAnalysis,
+    package func evaluate(_ candidates: [ProviderCandidate], request: GenerationRequest, analysis: RequestAnalysis,
                          device: DeviceState) -> Result {
         var result = Result(eligible: [], ineligible: [])
         result.eligible.reserveCapacity(candidates.count)
@@ -27,7 +27,7 @@ public struct EligibilityPolicy: Sendable, Hashable {
     }
 
     /// The first rule `candidate` fails, or nil when it may take the request.
-    public func reasonToExclude(_ candidate: ProviderCandidate, request: GenerationRequest, analysis: RequestAnalysis,
+    package func reasonToExclude(_ candidate: ProviderCandidate, request: GenerationRequest, analysis: RequestAnalysis,
                                 device: DeviceState) -> Ineligibility.Reason? {
         let caps = candidate.capabilities
         if request.excludedProviders.contains(candidate.id) { return .excluded }

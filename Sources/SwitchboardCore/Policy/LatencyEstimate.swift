@@ -1,22 +1,22 @@
 /// Exponentially weighted averages of one provider's observed speed and errors: O(1) to update on
 /// every call, and what scoring predicts latency from.
-public struct LatencyEstimate: Sendable, Hashable {
+package struct LatencyEstimate: Sendable, Hashable {
     /// Weight of the newest sample.
-    public var alpha: Double
+    package var alpha: Double
     /// Averaged in seconds (a `Duration` would be converted to and from on every update and score).
     private var timeToFirstTokenSeconds: Double?
-    public var timeToFirstToken: Duration? { timeToFirstTokenSeconds.map { .seconds($0) } }
-    public private(set) var tokensPerSecond: Double?
+    package var timeToFirstToken: Duration? { timeToFirstTokenSeconds.map { .seconds($0) } }
+    package private(set) var tokensPerSecond: Double?
     /// 0...1, EWMA of failures (1) and successes (0).
-    public private(set) var errorRate: Double
-    public private(set) var samples: Int
+    package private(set) var errorRate: Double
+    package private(set) var samples: Int
 
-    public init(alpha: Double = 0.2) {
+    package init(alpha: Double = 0.2) {
         self.alpha = min(max(alpha, 0.001), 1)
         errorRate = 0; samples = 0
     }
 
-    public mutating func recordSuccess(timeToFirstToken ttft: Duration?, generation: Duration, tokens: Int) {
+    package mutating func recordSuccess(timeToFirstToken ttft: Duration?, generation: Duration, tokens: Int) {
         samples += 1
         errorRate = (1 - alpha) * errorRate
         if let ttft {
@@ -30,19 +30,19 @@ public struct LatencyEstimate: Sendable, Hashable {
         }
     }
 
-    public mutating func recordFailure() {
+    package mutating func recordFailure() {
         samples += 1
         errorRate = (1 - alpha) * errorRate + alpha
     }
 
     /// Predicted time to produce `tokens` tokens, from observations or else the provider's priors.
-    public func predictedLatency(tokens: Int, priors: ProviderCapabilities) -> Duration {
+    package func predictedLatency(tokens: Int, priors: ProviderCapabilities) -> Duration {
         let ttft = timeToFirstToken ?? priors.expectedTimeToFirstToken
         return ttft + .seconds(Double(max(tokens, 0)) / rate(priors))
     }
 
     /// `predictedLatency` in seconds, as scoring uses it.
-    public func predictedSeconds(tokens: Int, priors: ProviderCapabilities) -> Double {
+    package func predictedSeconds(tokens: Int, priors: ProviderCapabilities) -> Double {
         (timeToFirstTokenSeconds ?? priors.expectedTimeToFirstToken.seconds) + Double(max(tokens, 0)) / rate(priors)
     }
 

@@ -1,17 +1,17 @@
 /// What routing knows about one registered provider at decision time: a value, so the policies that
 /// read it stay plain functions.
-public struct ProviderCandidate: Sendable, Hashable {
-    public var id: ProviderID
-    public var capabilities: ProviderCapabilities
-    public var availability: ProviderAvailability
+package struct ProviderCandidate: Sendable, Hashable {
+    package var id: ProviderID
+    package var capabilities: ProviderCapabilities
+    package var availability: ProviderAvailability
     /// The provider's circuit breaker, as of now.
-    public var breaker: CircuitBreaker.State
+    package var breaker: CircuitBreaker.State
     /// Observed performance, when there is any.
-    public var estimate: LatencyEstimate
+    package var estimate: LatencyEstimate
     /// The optimizer's multiplier on this provider's score (1 = neutral).
-    public var weight: Double
+    package var weight: Double
 
-    public init(id: ProviderID, capabilities: ProviderCapabilities, availability: ProviderAvailability = .ready,
+    package init(id: ProviderID, capabilities: ProviderCapabilities, availability: ProviderAvailability = .ready,
                 breaker: CircuitBreaker.State = .closed, estimate: LatencyEstimate = LatencyEstimate(),
                 weight: Double = 1) {
         self.id = id; self.capabilities = capabilities; self.availability = availability
@@ -21,7 +21,7 @@ public struct ProviderCandidate: Sendable, Hashable {
 
 extension RequestAnalysis {
     /// Tokens the provider must hold: the estimated prompt plus the requested output.
-    public func contextNeeded(maxTokens: Int) -> Int {
+    package func contextNeeded(maxTokens: Int) -> Int {
         let (sum, overflow) = estimatedPromptTokens.addingReportingOverflow(max(0, maxTokens))
         return overflow ? Int.max : sum
     }

@@ -79,7 +79,7 @@ public struct RetryPolicy: Sendable, Hashable {
     }
 
     /// The delay before retry number `retry` (1 for the first retry).
-    public func backoff(retry: Int, random: inout SeededRandom) -> Duration {
+    package func backoff(retry: Int, random: inout SeededRandom) -> Duration {
         let exponent = Double(max(0, retry - 1))
         let raw = min(baseDelay.seconds * Self.power(multiplier, exponent), maxDelay.seconds)
         let jittered = raw * (1 - jitter) + raw * jitter * random.nextUnit()
@@ -94,7 +94,7 @@ public struct RetryPolicy: Sendable, Hashable {
         return result
     }
 
-    public func decide(_ context: FailureContext, random: inout SeededRandom) -> FailureDecision {
+    package func decide(_ context: FailureContext, random: inout SeededRandom) -> FailureDecision {
         let error = context.error
         if error == .cancelled { return .fail(.cancelled) }
         if context.tokensDelivered { return .fail(.tokensDelivered) }

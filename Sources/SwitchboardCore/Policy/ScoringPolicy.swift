@@ -52,7 +52,7 @@ public struct ScoringPolicy: Sendable, Hashable {
         referenceSeconds = referenceLatency.seconds
     }
 
-    public func score(_ candidate: ProviderCandidate, request: GenerationRequest, analysis: RequestAnalysis,
+    package func score(_ candidate: ProviderCandidate, request: GenerationRequest, analysis: RequestAnalysis,
                       device: DeviceState) -> ProviderScore {
         let caps = candidate.capabilities
         let onDevice = caps.isOnDevice
@@ -118,7 +118,7 @@ public struct ScoringPolicy: Sendable, Hashable {
 
     /// Eligible providers in the order to try them: the request's preferred providers first (in the
     /// request's order), then by descending score, ties by id.
-    public func rank(_ candidates: [ProviderCandidate], request: GenerationRequest, analysis: RequestAnalysis,
+    package func rank(_ candidates: [ProviderCandidate], request: GenerationRequest, analysis: RequestAnalysis,
                      device: DeviceState) -> [ProviderCandidate] {
         if candidates.count <= 1 { return candidates }
         // Sorts small keys, not the candidates (large values), in scratch memory: the only allocation

@@ -1,13 +1,13 @@
 /// Counts of two things over a sliding time window, kept in a fixed ring of time slots: O(1) per
 /// event, no allocation after creation.
-public struct WindowedCounter: Sendable, Hashable {
-    public let window: Duration
+package struct WindowedCounter: Sendable, Hashable {
+    package let window: Duration
     private var slots: [Slot]
     private let slotLength: Int64
 
     struct Slot: Sendable, Hashable { var index: Int64 = .min; var first = 0; var second = 0 }
 
-    public init(window: Duration, slotCount: Int = 10) {
+    package init(window: Duration, slotCount: Int = 10) {
         let count = max(1, slotCount)
         self.window = max(window, .nanoseconds(count))
         slots = Array(repeating: Slot(), count: count)
@@ -26,11 +26,11 @@ public struct WindowedCounter: Sendable, Hashable {
         return position
     }
 
-    public mutating func addFirst(_ n: Int = 1, at now: Duration) { slots[slot(at: now)].first += n }
-    public mutating func addSecond(_ n: Int = 1, at now: Duration) { slots[slot(at: now)].second += n }
+    package mutating func addFirst(_ n: Int = 1, at now: Duration) { slots[slot(at: now)].first += n }
+    package mutating func addSecond(_ n: Int = 1, at now: Duration) { slots[slot(at: now)].second += n }
 
     /// Totals over the slots still inside the window at `now`.
-    public func totals(at now: Duration) -> (first: Int, second: Int) {
+    package func totals(at now: Duration) -> (first: Int, second: Int) {
         let current = Self.nanoseconds(now) / slotLength
         let oldest = current - Int64(slots.count) + 1
         var first = 0, second = 0
@@ -40,5 +40,5 @@ public struct WindowedCounter: Sendable, Hashable {
         return (first, second)
     }
 
-    public mutating func reset() { for i in slots.indices { slots[i] = Slot() } }
+    package mutating func reset() { for i in slots.indices { slots[i] = Slot() } }
 }
