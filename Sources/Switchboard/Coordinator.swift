@@ -13,8 +13,10 @@ public actor Coordinator {
     public nonisolated let metrics: MetricsActor
     public nonisolated let cache: CacheActor
     let embedders = EmbedderList()
-    public nonisolated let loadBalancer: LoadBalancer
-    public nonisolated let optimizer: Optimizer
+    /// Slots and queues per provider (an app reads them through `metricsSnapshot()`).
+    package nonisolated let loadBalancer: LoadBalancer
+    /// Run through `adapt()` and `startAdapting(every:)`.
+    package nonisolated let optimizer: Optimizer
     public nonisolated let configuration: SwitchboardConfiguration
     /// Where routing decisions are recorded, if the app asked for it.
     public nonisolated let audit: AuditTrail?

@@ -79,7 +79,7 @@ public actor Session {
     }
 
     /// The answer to `prompt` as the coordinator gives it (`respond` wraps it).
-    package func generate(_ prompt: String, options: GenerationOptions = GenerationOptions()) async throws -> GenerationResponse {
+    func generate(_ prompt: String, options: GenerationOptions = GenerationOptions()) async throws -> GenerationResponse {
         if !tools.isEmpty { return try await respondUsingTools(to: prompt, options: options, events: nil) }
         let request = try request(for: prompt, options: options)
         let response = try await coordinator.generate(request)
@@ -90,7 +90,7 @@ public actor Session {
     /// The turn's events, recorded in the transcript when it completes. With tools, every round's
     /// events come through, with a `toolCall` for each call and a `toolResult` for each result, and
     /// one `completed` (or `failed`) at the end.
-    package func events(for prompt: String, options: GenerationOptions = GenerationOptions()) throws -> SwitchboardEventStream {
+    func events(for prompt: String, options: GenerationOptions = GenerationOptions()) throws -> SwitchboardEventStream {
         let request = try request(for: prompt, options: options)
         if !tools.isEmpty { return streamUsingTools(prompt, options: options, maxTokens: request.maxTokens) }
         return recording(prompt, coordinator.stream(request), maxTokens: request.maxTokens) { _ in true }

@@ -45,7 +45,7 @@ struct Runtime {
             providers.append(OpenAICompatibleProvider(.init(baseURL: url, model: arguments.string("openai-model") ?? "gpt-4o-mini",
                                                             credentials: credentials)))
         }
-        coordinator = Coordinator(providers: providers, deviceState: SystemStateSource())
+        coordinator = Coordinator(providers: providers)
     }
 
     /// Loads the model with a progress bar on stderr; says why and returns the exit status when it cannot.
