@@ -17,7 +17,7 @@ import SwitchboardCore
 ///   hedges) and, in a session with tools, the tool calls and their results come on their own
 ///   sequence, `events`, never mixed into the text.
 /// - Ending the iteration early (a `break`, or cancelling the iterating task) cancels the request;
-///   `collect()` then throws. Failures end the iteration with the error (`SwitchboardError`, or
+///   `collect()` then throws. So does dropping a stream that nobody iterates or collects. Failures end the iteration with the error (`SwitchboardError`, or
 ///   `StructuredResponseError` for a typed answer); `collect()` throws the same error.
 public struct ResponseStream<Content: Generable>: AsyncSequence, Sendable {
     /// Everything generated so far: the text, or for a typed answer the value the partial JSON holds.
@@ -34,6 +34,8 @@ public struct ResponseStream<Content: Generable>: AsyncSequence, Sendable {
     public let events: AsyncStream<RoutingEvent>
     private let snapshots: AsyncThrowingStream<Snapshot, any Error>
     private let producer: Task<Result<Response<Content>, any Error>, Never>
+    /// Held by every copy of the stream and by its iterators: the last one gone cancels the request.
+    private let lifetime: CancelOnRelease
 
     /// Follows `source` (one request's, or one session turn's, events). `snapshot` turns the text so
     /// far into a snapshot (nil: nothing to show yet); `finish` turns the completed response into the
@@ -77,6 +79,7 @@ public struct ResponseStream<Content: Generable>: AsyncSequence, Sendable {
         self.snapshots = snapshots
         self.events = events
         self.producer = producer
+        lifetime = CancelOnRelease(producer)
     }
 
     /// A stream that fails at once (a session turn that could not be built).
@@ -93,13 +96,15 @@ public struct ResponseStream<Content: Generable>: AsyncSequence, Sendable {
 
     public struct AsyncIterator: AsyncIteratorProtocol {
         var base: AsyncThrowingStream<Snapshot, any Error>.Iterator
+        /// This iteration's: ending it cancels the request.
         let handle: CancelOnRelease
+        let lifetime: CancelOnRelease
 
         public mutating func next() async throws -> Snapshot? { try await base.next() }
     }
 
     public func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(base: snapshots.makeAsyncIterator(), handle: CancelOnRelease(producer))
+        AsyncIterator(base: snapshots.makeAsyncIterator(), handle: CancelOnRelease(producer), lifetime: lifetime)
     }
 
     /// The text so far and the last snapshot shown, so the final one is not shown twice.

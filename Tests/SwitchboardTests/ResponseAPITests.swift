@@ -131,6 +131,28 @@ struct ResponseAPITests {
         #expect(await Fixture.eventually { await slow.activeStreams == 0 })
     }
 
+    @Test("a stream nobody iterates or collects is cancelled when dropped; a temporary one iterates to the end")
+    func droppedStreamCancels() async throws {
+        let clock = ManualClock()
+        let slow = ScriptedProvider(id: "slow", capabilities: Fixture.localCapabilities(), output: .tokens(["1", "2"]),
+                                    timeToFirstToken: .seconds(1), tokenInterval: .seconds(1), clock: clock)
+        let coordinator = Self.coordinator([slow], clock: clock)
+        _ = coordinator.streamResponse(to: "count")
+        #expect(await Fixture.eventually { await coordinator.requestCounts().cancelled == 1 })
+
+        let reader = Task { () -> String in
+            var last = ""
+            for try await snapshot in coordinator.streamResponse(to: "count") { last = snapshot.content }
+            return last
+        }
+        for _ in 0..<2 {
+            #expect(await clock.waitForSleepers(1))
+            clock.advance(by: .seconds(1))
+        }
+        #expect(try await reader.value == "12")
+        #expect(await coordinator.requestCounts().completed == 1)
+    }
+
     @Test("a failure ends the iteration with the typed error, and collect() throws it too")
     func failureThrows() async throws {
         let coordinator = Self.coordinator([Fixture.remote(fault: .error(.unavailable("down")))], retry: RetryPolicy(maxAttemptsPerProvider: 1))
