@@ -36,7 +36,7 @@ public actor CacheActor {
 
     /// A stored answer to the same question worded differently (`SemanticCacheConfiguration`), marked
     /// `cached`; nil on a miss, which also remembers the prompt's vector for `store`.
-    public func semanticLookup(_ key: CacheKey, request: GenerationRequest, privacy: PrivacyLevel) async -> GenerationResponse? {
+    package func semanticLookup(_ key: CacheKey, request: GenerationRequest, privacy: PrivacyLevel) async -> GenerationResponse? {
         guard let semantic, index != nil, configuration.allows(privacy), let prompt = request.finalUserTurn,
               !prompt.isEmpty, prompt.utf8.count <= semantic.maxPromptBytes else { return nil }
         guard let vectors = try? await semantic.embedder.embed([prompt]), let vector = vectors.first,
@@ -62,7 +62,7 @@ public actor CacheActor {
 
     /// The stored response marked `cached` with no attempts, or nil (counted as a miss; an expired entry
     /// is dropped and counted as an expiration too).
-    public func lookup(_ key: CacheKey) -> GenerationResponse? {
+    package func lookup(_ key: CacheKey) -> GenerationResponse? {
         guard let entry = table.touch(key) else { stats.misses += 1; return nil }
         if clock.now() >= entry.expiresAt {
             drop(key, entry, expired: true)
@@ -80,7 +80,7 @@ public actor CacheActor {
 
     /// Stores a finished response; returns false when policy or size forbids it.
     @discardableResult
-    public func store(_ response: GenerationResponse, for key: CacheKey, privacy: PrivacyLevel) -> Bool {
+    package func store(_ response: GenerationResponse, for key: CacheKey, privacy: PrivacyLevel) -> Bool {
         let level = max(privacy, response.privacy)
         guard configuration.allows(level), configuration.ttl > .zero, configuration.maxEntries > 0 else { return false }
         let bytes = key.textByteCount + response.text.utf8.count + Self.entryOverheadBytes
