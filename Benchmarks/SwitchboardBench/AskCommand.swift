@@ -62,10 +62,7 @@ enum AskCommand: BenchCommand {
             ? BenchLocalModel.makeProvider(path: BenchLocalModel.path(arguments), threads: threads)
             : BenchLocalModel.makeProvider(.smolLM2_135mInstruct, path: BenchLocalModel.chatPath(arguments), threads: threads)
         guard await BenchLocalModel.load(local, quiet: json) else { return 1 }
-        let coordinator = Coordinator(
-            providers: [local] + remote,
-            configuration: SwitchboardConfiguration(concurrency: [local.id: 1]),
-            deviceState: SystemStateSource())
+        let coordinator = Coordinator(providers: [local] + remote)
         // A server named on the command line is where the user wants public prompts to go: prefer it.
         // Preference never overrides privacy: personal and sensitive prompts stay on the device.
         let system = arguments.string("system") ?? defaultSystem
@@ -75,26 +72,39 @@ enum AskCommand: BenchCommand {
                                         sampling: SamplingOptions(temperature: arguments.double("temperature") ?? 0,
                                                                   seed: arguments.uint64("seed")),
                                         preferredProviders: remote.map(\.id))
-        var response: GenerationResponse?
-        for await event in coordinator.stream(request) {
-            switch event {
-            // Remote text cannot drive the terminal: controls other than newline and tab are shown escaped.
-            case .token(let piece) where !json: FileHandle.standardOutput.write(Data(TerminalText.escaped(piece).utf8))
-            case .fallback(let from, let to, let reason) where !json:
-                FileHandle.standardError.write(Data(TerminalText.escaped("\n[\(from) failed (\(reason)); falling back to \(to)]\n").utf8))
-            case .resumed(let from, let to, let reason, let carried) where !json:
-                FileHandle.standardError.write(Data(TerminalText.escaped("\n[\(from) failed (\(reason)); \(to) \(Self.describe(carried))]\n").utf8))
-            case .completed(let done): response = done
-            case .failed(let error):
-                if !json { FileHandle.standardOutput.write(Data("\n".utf8)) }
-                printError(TerminalText.escaped("\(error)"))
-                return 1
-            default: break
+        let stream = coordinator.streamResponse(to: request)
+        // Routing goes to stderr as it happens, beside the text, never inside it.
+        let notes = Task {
+            for await event in stream.events where !json {
+                switch event {
+                case .fallback(let from, let to, let reason):
+                    FileHandle.standardError.write(Data(TerminalText.escaped("\n[\(from) failed (\(reason)); falling back to \(to)]\n").utf8))
+                case .resumed(let from, let to, let reason, let carried):
+                    let note = "\n[\(from) failed (\(reason)); \(to) \(Self.describe(carried))]\n"
+                    FileHandle.standardError.write(Data(TerminalText.escaped(note).utf8))
+                default: break
+                }
             }
         }
-        guard let response else { printError("the request ended without an answer"); return 1 }
+        defer { notes.cancel() }
+        let response: Response<String>
+        do {
+            var shown = ""
+            for try await snapshot in stream where !json {
+                // Each snapshot is the whole text so far: print what is new (all of it after a restart).
+                // Remote text cannot drive the terminal: controls other than newline and tab are shown escaped.
+                let piece = snapshot.content.hasPrefix(shown) ? String(snapshot.content.dropFirst(shown.count)) : "\n" + snapshot.content
+                FileHandle.standardOutput.write(Data(TerminalText.escaped(piece).utf8))
+                shown = snapshot.content
+            }
+            response = try await stream.collect()
+        } catch {
+            if !json { FileHandle.standardOutput.write(Data("\n".utf8)) }
+            printError(TerminalText.escaped("\(error)"))
+            return 1
+        }
         if json {
-            let answer = Answer(provider: response.providerID.rawValue, text: response.text,
+            let answer = Answer(provider: response.providerID.rawValue, text: response.content,
                                 privacy: response.privacy.description, fallbackUsed: response.fallbackUsed,
                                 usage: .init(promptTokens: response.usage.promptTokens,
                                              completionTokens: response.usage.completionTokens))

@@ -65,7 +65,8 @@ enum ChaosRun {
         let remotes = zip(remoteIDs, urls).map { id, url in
             RemoteProvider.openAI(model: "chaos", baseURL: url, id: id, settings: remoteSettings(settings))
         }
-        let coordinator = Coordinator(providers: [local] + remotes, configuration: configuration(seed: settings.seed, hedged: scenario.hedged))
+        let coordinator = Coordinator(providers: [local] + remotes, configuration: configuration(seed: settings.seed, hedged: scenario.hedged),
+                                      deviceState: FixedDeviceState())
         let clock = ContinuousClock()
         let started = clock.now
         let outcomes = await ChaosRunner.run(count: settings.requests, concurrency: settings.concurrency, on: coordinator,

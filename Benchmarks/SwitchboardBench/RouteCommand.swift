@@ -95,6 +95,6 @@ enum RouteCommand: BenchCommand {
                                                expectedTimeToFirstToken: .milliseconds(300), expectedTokensPerSecond: 100),
             output: .tokens(tokens), recordsRequests: false)
         let configuration = SwitchboardConfiguration(defaultConcurrency: max(4, concurrency), cacheEnabled: cache)
-        return Coordinator(providers: [local, remote], configuration: configuration)
+        return Coordinator(providers: [local, remote], configuration: configuration, deviceState: FixedDeviceState())
     }
 }

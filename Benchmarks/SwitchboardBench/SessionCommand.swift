@@ -40,7 +40,7 @@ enum SessionCommand: BenchCommand {
                     let response = try await session.respond(to: turn)
                     ttft.append((response.timings.timeToFirstToken ?? .zero).seconds * 1000)
                     reused.append(response.usage.cachedPromptTokens)
-                    if !arguments.flag("json") { print("[\(reuse ? "reuse" : "fresh")] \(turn.prefix(40))… → \(response.text)") }
+                    if !arguments.flag("json") { print("[\(reuse ? "reuse" : "fresh")] \(turn.prefix(40))… → \(response.content)") }
                 } catch {
                     printError("session: \(error)"); return 1
                 }

@@ -136,7 +136,7 @@ enum SoakRun {
     static func run(_ settings: SoakSettings, progress: (@Sendable (Int) -> Void)? = nil) async -> SoakReport {
         let clock = ImmediateClock()
         let coordinator = Coordinator(providers: providers(seed: settings.seed, clock: clock),
-                                      configuration: configuration(seed: settings.seed), clock: clock)
+                                      configuration: configuration(seed: settings.seed), clock: clock, deviceState: FixedDeviceState())
         let target = max(1, settings.requests)
         let step = max(1, target / 100)
         let shared = SoakCounters()

@@ -1,7 +1,7 @@
 import SwitchboardCore
 
 extension Coordinator {
-    /// Answers `request` as a stream of events: `analyzed` → `providerChosen` → `token`* →
+    /// Answers `request` as a stream of events (what `streamResponse` follows): `analyzed` → `providerChosen` → `token`* →
     /// ((`fallback` | `resumed`) → `providerChosen` → `token`*)* → exactly one `completed` or `failed`,
     /// then the stream ends (`hedged` where a hedge started). A cache hit yields `analyzed`, the cached
     /// text as one `token`, then `completed`. Ending the iteration early (a `break`, or cancelling the
@@ -10,7 +10,7 @@ extension Coordinator {
     /// A failure after tokens reached the caller is resumed on the same or the next eligible provider,
     /// which continues the text (`resumed`); past `maxResumes` it is final (`failedMidStream`). The
     /// buffer holds at most the request's events, which are bounded by `maxTokens` and the attempt cap.
-    public nonisolated func stream(_ request: GenerationRequest) -> SwitchboardEventStream {
+    package nonisolated func stream(_ request: GenerationRequest) -> SwitchboardEventStream {
         SwitchboardEventStream { continuation in
             // Analyzed in this task before it enters the coordinator (no hop, in parallel with others).
             let analysis = Self.validate(request) == nil ? self.analyze(request) : nil

@@ -13,8 +13,10 @@ public actor Coordinator {
     public nonisolated let metrics: MetricsActor
     public nonisolated let cache: CacheActor
     let embedders = EmbedderList()
-    public nonisolated let loadBalancer: LoadBalancer
-    public nonisolated let optimizer: Optimizer
+    /// Slots and queues per provider (an app reads them through `metricsSnapshot()`).
+    package nonisolated let loadBalancer: LoadBalancer
+    /// Run through `adapt()` and `startAdapting(every:)`.
+    package nonisolated let optimizer: Optimizer
     public nonisolated let configuration: SwitchboardConfiguration
     /// Where routing decisions are recorded, if the app asked for it.
     public nonisolated let audit: AuditTrail?
@@ -29,12 +31,14 @@ public actor Coordinator {
     ///   - providers: registered now; more can come with `register(_:)`.
     ///   - clock: drives backoff, deadlines, queue timeouts, breakers and (for the defaults made here)
     ///     the metrics and cache.
-    ///   - deviceState: where the device's condition is read from (`SystemStateSource` in apps).
+    ///   - deviceState: where the device's condition is read from: by default the operating system
+    ///     (`SystemStateSource`, read at most every `stateRefreshInterval`); tests and servers that
+    ///     do not care pass a `FixedDeviceState`.
     ///   - analyzer, metrics, cache: shared instances, or nil for fresh ones on `clock`.
     ///   - audit: records every routing decision (no text), or nil for none.
     public init(providers: [any Provider] = [], configuration: SwitchboardConfiguration = SwitchboardConfiguration(),
                 clock: some Clock<Duration> = ContinuousClock(),
-                deviceState: any DeviceStateProviding = FixedDeviceState(),
+                deviceState: (any DeviceStateProviding)? = nil,
                 analyzer: RequestAnalyzer? = nil, metrics: MetricsActor? = nil, cache: CacheActor? = nil,
                 audit: AuditTrail? = nil) {
         self.audit = audit
@@ -45,7 +49,7 @@ public actor Coordinator {
         self.configuration = configuration
         let source = ClockSource(clock)
         self.clock = source
-        deviceStateSource = deviceState
+        deviceStateSource = deviceState ?? SystemStateSource(refreshInterval: configuration.stateRefreshInterval, clock: clock)
         var initial = CoordinatorState(retryBudget: configuration.retryBudget, hedgeBudget: configuration.hedging.makeBudget(),
                                        random: SeededRandom(seed: configuration.seed))
         eligibility = EligibilityPolicy(privacy: configuration.privacy)
@@ -70,10 +74,15 @@ public actor Coordinator {
         state = Lock(initial)
     }
 
-    /// Adds a provider (replacing one with the same id, whose breaker and estimates start over).
-    public func register(_ provider: any Provider) {
+    /// Adds a provider (replacing one with the same id, whose breaker and estimates start over). As
+    /// at `init`, a provider that says how many requests it serves at once gets that many slots
+    /// unless the configuration names a limit for it.
+    public func register(_ provider: any Provider) async {
         let breaker = configuration.breaker
         state.withLock { $0.registry.register(provider, breaker: breaker) }
+        if configuration.concurrency[provider.id] == nil, let preferred = provider.capabilities.maxConcurrency {
+            await loadBalancer.setLimit(preferred, for: provider.id)
+        }
     }
 
     public func unregister(_ id: ProviderID) { state.withLock { $0.registry.unregister(id) } }
@@ -104,8 +113,9 @@ public actor Coordinator {
         state.withLock { Dictionary(uniqueKeysWithValues: $0.registry.entries.map { ($0.id, $0.weight) }) }
     }
 
-    /// Answers `request` with the full text once generation has finished.
-    public nonisolated func respond(to request: GenerationRequest) async throws(SwitchboardError) -> GenerationResponse {
+    /// Answers `request` with the full text once generation has finished (the public calls are
+    /// `respond(to:)`, which wrap this answer in a `Response`).
+    package nonisolated func generate(_ request: GenerationRequest) async throws(SwitchboardError) -> GenerationResponse {
         // The analysis is a pure function: done here, on the caller's thread, so callers analyze in
         // parallel and the coordinator is entered once, already knowing it.
         let analysis = Self.validate(request) == nil ? analyze(request) : nil

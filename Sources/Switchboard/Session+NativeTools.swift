@@ -13,7 +13,7 @@ extension Session {
             let result: ToolResult
             if let tool = tools.first(where: { $0.name == call.name }) {
                 do {
-                    let arguments = try tool.arguments.parseValid(call.arguments)
+                    let arguments = try tool.parameters.parseValid(call.arguments)
                     result = await Self.invoke(tool, arguments, call: call)
                 } catch {
                     result = Self.failure(call, .invalidArguments(tool: call.name, reason: error.description))
@@ -27,10 +27,13 @@ extension Session {
         try Task.checkCancellation()
     }
 
-    /// Calls `tool` on validated arguments; what it throws becomes the result the model reads.
+    /// Calls `tool` on validated arguments; arguments its type does not decode, and what it throws,
+    /// become the result the model reads.
     static func invoke(_ tool: any Tool, _ arguments: GeneratedContent, call: ToolCall) async -> ToolResult {
         do {
-            return ToolResult(callID: call.id, name: call.name, output: try await tool.call(arguments))
+            return ToolResult(callID: call.id, name: call.name, output: try await tool.call(validated: arguments))
+        } catch let error as ToolCallError {
+            return failure(call, error)
         } catch {
             return failure(call, .failed(tool: call.name, message: "\(error)"))
         }
@@ -43,7 +46,7 @@ extension Session {
     /// One request of the loop: streamed when the turn is (every event but the terminal one goes
     /// on), otherwise answered whole.
     func send(_ request: GenerationRequest, events: EventSink?) async throws -> GenerationResponse {
-        guard let events else { return try await coordinator.respond(to: request) }
+        guard let events else { return try await coordinator.generate(request) }
         for await event in coordinator.stream(request) {
             switch event {
             case .completed(let response): return response
@@ -55,14 +58,14 @@ extension Session {
     }
 
     /// `streamResponse` of a session with tools: the loop's events, then one terminal event.
-    func streamUsingTools(_ prompt: String, maxTokens: Int) -> SwitchboardEventStream {
+    func streamUsingTools(_ prompt: String, options: GenerationOptions, maxTokens: Int) -> SwitchboardEventStream {
         // Each round streams at most its tokens plus a few events, and one call and result per call.
         let perRound = Swift.max(1, maxTokens).saturatingAdd(16).saturatingAdd(2 * 256)
         let bound = perRound.saturatingMultiply(maxToolRounds.saturatingAdd(1))
         return SwitchboardEventStream(bufferingPolicy: .bufferingOldest(bound)) { continuation in
             let sink = EventSink(continuation: continuation)
             do {
-                sink.yield(.completed(try await self.respondUsingTools(to: prompt, events: sink)))
+                sink.yield(.completed(try await self.respondUsingTools(to: prompt, options: options, events: sink)))
             } catch let error as SwitchboardError {
                 sink.yield(.failed(error))
             } catch {

@@ -17,11 +17,11 @@ import SwitchboardCore
 extension Session {
     static let noTool = "none"
 
-    func respondUsingTools(to prompt: String, events: EventSink?) async throws -> GenerationResponse {
+    func respondUsingTools(to prompt: String, options: GenerationOptions, events: EventSink?) async throws -> GenerationResponse {
         transcript.append(.prompt(prompt))
         var round = 0
         while round < maxToolRounds {
-            var native = try request(for: nil, native: true)
+            var native = try request(for: nil, native: true, options: options)
             native.toolChoice = .auto
             if await coordinator.firstChoiceSupportsToolCalling(native) {
                 let response = try await send(native, events: events)
@@ -31,23 +31,24 @@ extension Session {
                     return response
                 }
                 try await run(response, events: events)
-            } else if try await !portableRound(events: events) {
+            } else if try await !portableRound(options: options, events: events) {
                 break
             }
             round += 1
         }
-        return try await finalAnswer(events: events)
+        return try await finalAnswer(options: options, events: events)
     }
 
     /// The turn's answer after the tool rounds: native (the tools stay defined, but no more calls)
     /// when the first choice calls tools natively, otherwise in text with the calls and results
     /// written out.
-    private func finalAnswer(events: EventSink?) async throws -> GenerationResponse {
-        var request = try request(for: nil, native: true)
+    private func finalAnswer(options: GenerationOptions, events: EventSink?) async throws -> GenerationResponse {
+        var request = try request(for: nil, native: true, options: options)
         request.toolChoice = .none
         if await !coordinator.firstChoiceSupportsToolCalling(request) {
             let used = transcript.last.map { if case .toolResult = $0 { true } else { false } } ?? false
-            request = try self.request(for: used ? "Now answer my question in one sentence, using what the tools returned." : nil)
+            request = try self.request(for: used ? "Now answer my question in one sentence, using what the tools returned." : nil,
+                                       options: options)
         }
         let response = try await send(request, events: events)
         transcript.append(.response(response.text, provider: response.providerID))
@@ -56,11 +57,13 @@ extension Session {
     }
 
     /// One portable round: false when the model picked no tool.
-    private func portableRound(events: EventSink?) async throws -> Bool {
+    private func portableRound(options: GenerationOptions, events: EventSink?) async throws -> Bool {
         let choice = try await structured(ask: "Which tool should be called next? Answer \(Self.noTool) when none is needed.",
-                                          schema: .object([.init("tool", .string(enum: tools.map(\.name) + [Self.noTool]))]))
+                                          schema: .object([.init("tool", .string(enum: tools.map(\.name) + [Self.noTool]))]),
+                                          options: options)
         guard case .string(let name)? = choice["tool"], let tool = tools.first(where: { $0.name == name }) else { return false }
-        let arguments = try await structured(ask: "Write the arguments for the tool \(tool.name).", schema: tool.arguments)
+        let arguments = try await structured(ask: "Write the arguments for the tool \(tool.name).", schema: tool.parameters,
+                                             options: options)
         let call = ToolCall(id: "call_\(transcript.count)", name: tool.name, arguments: arguments.jsonText)
         transcript.append(.toolCall(name: tool.name, arguments: call.arguments))
         events?.yield(.toolCall(call))
@@ -71,17 +74,18 @@ extension Session {
     }
 
     /// One structured step of the portable loop: the conversation so far plus `ask`, answered as `schema`.
-    private func structured(ask: String, schema: GenerationSchema) async throws -> GeneratedContent {
-        var request = try request(for: ask)
+    private func structured(ask: String, schema: GenerationSchema, options: GenerationOptions) async throws -> GeneratedContent {
+        var request = try request(for: ask, options: options)
         request.output = .schema(schema)
         request.maxTokens = max(request.maxTokens, 64)
-        let response = try await coordinator.respond(to: request)
+        let response = try await coordinator.generate(request)
         note(response)
         return try schema.parseValid(response.text)
     }
 
     /// The tools as the instructions describe them to the model (portable loop).
     var toolInstructions: String {
-        "You can use these tools:\n" + tools.map { "- \($0.name): \($0.description) Arguments: \($0.arguments.jsonSchemaText)" }.joined(separator: "\n")
+        "You can use these tools:\n"
+            + tools.map { "- \($0.name): \($0.description) Arguments: \($0.parameters.jsonSchemaText)" }.joined(separator: "\n")
     }
 }

@@ -64,25 +64,44 @@ public actor Session {
         transcript = instructions.map { [.instructions($0)] } ?? []
     }
 
-    /// Sends `prompt` with the conversation so far; appends both to the transcript.
-    public func respond(to prompt: String) async throws -> GenerationResponse {
-        if !tools.isEmpty { return try await respondUsingTools(to: prompt, events: nil) }
-        let request = try request(for: prompt)
-        let response = try await coordinator.respond(to: request)
+    /// Sends `prompt` with the conversation so far; appends both to the transcript. `options`
+    /// override the session's own (`Options`) for this turn.
+    public func respond(to prompt: String, options: GenerationOptions = GenerationOptions()) async throws -> Response<String> {
+        Response(try await generate(prompt, options: options))
+    }
+
+    /// `respond`, streamed: snapshots of the answer so far, the routing and the tool calls on
+    /// `events`; the turn is recorded in the transcript when it completes. With tools, the snapshots
+    /// show the current round's text (each round starts over with its own `RoutingEvent.analyzed`).
+    /// A turn that cannot be sent (`SessionError.contextExceeded`) ends the stream with that error.
+    public func streamResponse(to prompt: String, options: GenerationOptions = GenerationOptions()) -> ResponseStream<String> {
+        do { return ResponseStream(text: try events(for: prompt, options: options)) } catch { return ResponseStream(failing: error) }
+    }
+
+    /// The answer to `prompt` as the coordinator gives it (`respond` wraps it).
+    func generate(_ prompt: String, options: GenerationOptions = GenerationOptions()) async throws -> GenerationResponse {
+        if !tools.isEmpty { return try await respondUsingTools(to: prompt, options: options, events: nil) }
+        let request = try request(for: prompt, options: options)
+        let response = try await coordinator.generate(request)
         record(prompt: prompt, response: response)
         return response
     }
 
-    /// `respond`, as events: the same stream `Coordinator.stream` gives, recorded in the transcript
-    /// when it completes. With tools, every round's events come through, with a `toolCall` for each
-    /// call and a `toolResult` for each result, and one `completed` (or `failed`) at the end.
-    public func streamResponse(to prompt: String) throws -> SwitchboardEventStream {
-        let request = try request(for: prompt)
-        if !tools.isEmpty { return streamUsingTools(prompt, maxTokens: request.maxTokens) }
-        let coordinator = coordinator
-        return SwitchboardEventStream(bufferingPolicy: .bufferingOldest(max(1, request.maxTokens) + 16)) { continuation in
-            for await event in coordinator.stream(request) {
-                if case .completed(let response) = event { await self.record(prompt: prompt, response: response) }
+    /// The turn's events, recorded in the transcript when it completes. With tools, every round's
+    /// events come through, with a `toolCall` for each call and a `toolResult` for each result, and
+    /// one `completed` (or `failed`) at the end.
+    func events(for prompt: String, options: GenerationOptions = GenerationOptions()) throws -> SwitchboardEventStream {
+        let request = try request(for: prompt, options: options)
+        if !tools.isEmpty { return streamUsingTools(prompt, options: options, maxTokens: request.maxTokens) }
+        return recording(prompt, coordinator.stream(request), maxTokens: request.maxTokens) { _ in true }
+    }
+
+    /// `events` of one request, recorded when it completes with an answer `keep` accepts.
+    func recording(_ prompt: String, _ events: SwitchboardEventStream, maxTokens: Int,
+                   keep: @escaping @Sendable (GenerationResponse) -> Bool) -> SwitchboardEventStream {
+        SwitchboardEventStream(bufferingPolicy: .bufferingOldest(max(1, maxTokens) + 16)) { continuation in
+            for await event in events {
+                if case .completed(let response) = event, keep(response) { await self.record(prompt: prompt, response: response) }
                 continuation.yield(event)
             }
         }
@@ -92,13 +111,15 @@ public actor Session {
     public func prewarm() async {
         var request = GenerationRequest(prompt: "Hello", priority: .low, maxTokens: 1)
         request.privacyFloor = privacy > .public ? privacy : nil
-        _ = try? await coordinator.respond(to: request)
+        _ = try? await coordinator.generate(request)
     }
 
     /// The request for the next turn: instructions (with the tools), earlier turns (trimmed to fit),
     /// the new prompt (none: the transcript already ends with what the model answers). `native`:
     /// tool calls and results as native messages, and the tools as definitions, not instructions.
-    func request(for prompt: String?, native: Bool = false) throws -> GenerationRequest {
+    func request(for prompt: String?, native: Bool = false, options generation: GenerationOptions = GenerationOptions())
+        throws -> GenerationRequest {
+        let maxTokens = generation.maximumResponseTokens ?? options.maxTokens
         var messages = Self.messages(transcript, native: native) + (prompt.map { [ChatMessage(.user, $0)] } ?? [])
         if !tools.isEmpty, !native {
             if let i = messages.firstIndex(where: { $0.role == .system }) {
@@ -107,11 +128,11 @@ public actor Session {
                 messages.insert(ChatMessage(.system, toolInstructions), at: 0)
             }
         }
-        while Self.estimatedTokens(messages) + options.maxTokens > options.contextTokens {
+        while Self.estimatedTokens(messages) + maxTokens > options.contextTokens {
             // The new prompt (last) is never dropped; instructions neither.
             guard options.overflow == .trimOldest, let first = messages.firstIndex(where: { $0.role != .system }),
                   first < messages.count - 1 else {
-                throw SessionError.contextExceeded(estimatedTokens: Self.estimatedTokens(messages) + options.maxTokens,
+                throw SessionError.contextExceeded(estimatedTokens: Self.estimatedTokens(messages) + maxTokens,
                                                    limit: options.contextTokens)
             }
             // Drop the oldest prompt and its answer together (with any tool calls and results between).
@@ -121,7 +142,8 @@ public actor Session {
             }
         }
         var request = GenerationRequest(messages: messages, priority: options.priority, latencyBudget: options.latencyBudget,
-                                        maxTokens: options.maxTokens, sampling: options.sampling)
+                                        maxTokens: maxTokens, sampling: options.sampling)
+        generation.apply(to: &request)
         request.privacyFloor = privacy > .public ? privacy : nil
         request.preferredProviders = (lastProvider.map { [$0] } ?? []) + options.preferredProviders.filter { $0 != lastProvider }
         if native { request.tools = tools.map(ToolDefinition.init) }

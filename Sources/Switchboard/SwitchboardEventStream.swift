@@ -6,9 +6,9 @@
 /// A plain `AsyncStream` cannot promise that: a `break` leaves its producer running until it finishes
 /// on its own, because the producer keeps the stream alive. Here each iterator holds a handle whose
 /// end cancels the producer.
-public struct SwitchboardEventStream: AsyncSequence, Sendable {
-    public typealias Element = SwitchboardEvent
-    public typealias Failure = Never
+package struct SwitchboardEventStream: AsyncSequence, Sendable {
+    package typealias Element = SwitchboardEvent
+    package typealias Failure = Never
 
     private let events: AsyncStream<SwitchboardEvent>
     private let producer: Task<Void, Never>
@@ -27,21 +27,21 @@ public struct SwitchboardEventStream: AsyncSequence, Sendable {
         self.producer = producer
     }
 
-    public struct AsyncIterator: AsyncIteratorProtocol {
+    package struct AsyncIterator: AsyncIteratorProtocol {
         var base: AsyncStream<SwitchboardEvent>.Iterator
         let handle: CancelOnRelease
 
-        public mutating func next() async -> SwitchboardEvent? { await base.next() }
+        package mutating func next() async -> SwitchboardEvent? { await base.next() }
     }
 
-    public func makeAsyncIterator() -> AsyncIterator {
+    package func makeAsyncIterator() -> AsyncIterator {
         AsyncIterator(base: events.makeAsyncIterator(), handle: CancelOnRelease(producer))
     }
 }
 
 /// Cancels a task when the last reference goes away (a dropped iterator).
-final class CancelOnRelease: Sendable {
-    private let task: Task<Void, Never>
-    init(_ task: Task<Void, Never>) { self.task = task }
-    deinit { task.cancel() }
+package final class CancelOnRelease: Sendable {
+    private let cancel: @Sendable () -> Void
+    init<Success, Failure>(_ task: Task<Success, Failure>) { cancel = { task.cancel() } }
+    deinit { cancel() }
 }

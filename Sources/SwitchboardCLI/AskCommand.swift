@@ -41,8 +41,8 @@ enum AskCommand: CLICommand {
         let json = arguments.flag("json")
         let loaded = await runtime.load(quiet: json)
         guard loaded == .ok else { return loaded }
-        var printer = AnswerPrinter(json: json)
-        return await printer.print(runtime.coordinator.stream(request)) == nil ? .failed : .ok
+        let printer = AnswerPrinter(json: json)
+        return await printer.print(runtime.coordinator.streamResponse(to: request)) == nil ? .failed : .ok
     }
 }
 

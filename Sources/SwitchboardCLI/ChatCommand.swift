@@ -38,9 +38,9 @@ enum ChatCommand: CLICommand {
             }
             var request = GenerationRequest(messages: conversation.messages(adding: input), maxTokens: runtime.maxTokens)
             if let schema = conversation.schema { request.output = .jsonSchema(schema) }
-            var printer = AnswerPrinter(json: false)
-            if let response = await printer.print(runtime.coordinator.stream(request)) {
-                conversation.record(user: input, assistant: response.text)
+            let printer = AnswerPrinter(json: false)
+            if let response = await printer.print(runtime.coordinator.streamResponse(to: request)) {
+                conversation.record(user: input, assistant: response.content)
             }
         }
     }

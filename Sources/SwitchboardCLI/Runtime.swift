@@ -45,7 +45,7 @@ struct Runtime {
             providers.append(RemoteProvider.openAI(model: arguments.string("openai-model") ?? "gpt-4o-mini", baseURL: url,
                                                    credentials: credentials))
         }
-        coordinator = Coordinator(providers: providers, deviceState: SystemStateSource())
+        coordinator = Coordinator(providers: providers)
     }
 
     /// Loads the model with a progress bar on stderr; says why and returns the exit status when it cannot.
@@ -69,39 +69,49 @@ struct Runtime {
     }
 }
 
-/// Prints one streamed answer: tokens as they come, then the provider and privacy level on their own line.
+/// Prints one streamed answer: its text as it grows, then the provider and privacy level on their own line.
 struct AnswerPrinter {
-    var provider = ""
-    var privacy = ""
     var json: Bool
 
     /// Returns the finished response, or nil after printing why the request failed.
-    mutating func print(_ stream: SwitchboardEventStream) async -> GenerationResponse? {
-        for await event in stream {
-            switch event {
-            case .analyzed(let analysis): privacy = analysis.privacy.description
-            case .providerChosen(let id, _): provider = id.rawValue
-            case .token(let text): if !json { write(text) }
-            case .resumed(let from, let to, _, _): if !json { write(" [resumed: \(from) → \(to)] ") }
-            case .completed(let response):
-                if json {
-                    let object: [String: Any] = ["text": response.text, "provider": response.providerID.rawValue, "privacy": privacy,
-                                                 "completion_tokens": response.usage.completionTokens, "cached": response.cached]
-                    let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
-                    write(String(decoding: data, as: UTF8.self) + "\n")
-                } else {
-                    write("\n\u{1B}[2m[\(response.providerID) · \(privacy) · \(response.usage.completionTokens) tokens"
-                          + (response.cached ? " · cached" : "") + "]\u{1B}[0m\n")
+    func print(_ stream: ResponseStream<String>) async -> Response<String>? {
+        // Routing is reported beside the text, never inside it: a resume is noted as it happens.
+        let notes = Task { [json] in
+            for await event in stream.events {
+                if case .resumed(let from, let to, _, _) = event, !json {
+                    FileHandle.standardError.write(Data(" [resumed: \(from) → \(to)] ".utf8))
                 }
-                return response
-            case .failed(let error):
-                if !json { write("\n") }
-                printError("the request failed: \(error)")
-                return nil
-            default: break
             }
         }
-        return nil
+        defer { notes.cancel() }
+        var printed = ""
+        do {
+            for try await snapshot in stream where !json {
+                // Snapshots hold the whole text so far; a provider that starts over shows a shorter one.
+                if snapshot.content.hasPrefix(printed) {
+                    write(String(snapshot.content.dropFirst(printed.count)))
+                } else {
+                    write("\n" + snapshot.content)
+                }
+                printed = snapshot.content
+            }
+            let response = try await stream.collect()
+            if json {
+                let object: [String: Any] = ["text": response.content, "provider": response.providerID.rawValue,
+                                             "privacy": response.privacy.description,
+                                             "completion_tokens": response.usage.completionTokens, "cached": response.cached]
+                let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
+                write(String(decoding: data, as: UTF8.self) + "\n")
+            } else {
+                write("\n\u{1B}[2m[\(response.providerID) · \(response.privacy) · \(response.usage.completionTokens) tokens"
+                      + (response.cached ? " · cached" : "") + "]\u{1B}[0m\n")
+            }
+            return response
+        } catch {
+            if !json { write("\n") }
+            printError("the request failed: \(error)")
+            return nil
+        }
     }
 
     private func write(_ text: String) { FileHandle.standardOutput.write(Data(text.utf8)) }

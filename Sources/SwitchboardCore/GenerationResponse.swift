@@ -34,28 +34,29 @@ public struct ResponseTimings: Sendable, Hashable {
     }
 }
 
-/// The finished answer to a request.
-public struct GenerationResponse: Sendable, Hashable {
-    public var text: String
-    public var providerID: ProviderID
+/// The finished answer to a request, as the runtime passes it around (cache, events, sessions); an
+/// app gets it as a `Response`.
+package struct GenerationResponse: Sendable, Hashable {
+    package var text: String
+    package var providerID: ProviderID
     /// The first provider tried, when another one produced the answer.
-    public var fallbackFrom: ProviderID?
-    public var fallbackUsed: Bool { fallbackFrom != nil }
+    package var fallbackFrom: ProviderID?
+    package var fallbackUsed: Bool { fallbackFrom != nil }
     /// Provider calls made, including the successful one (0 for a cache hit).
-    public var attempts: Int
-    public var usage: TokenUsage
-    public var timings: ResponseTimings
-    public var cached: Bool
-    public var privacy: PrivacyLevel
-    public var finishReason: FinishReason
+    package var attempts: Int
+    package var usage: TokenUsage
+    package var timings: ResponseTimings
+    package var cached: Bool
+    package var privacy: PrivacyLevel
+    package var finishReason: FinishReason
     /// Times the answer was continued on another provider after a failure mid-stream.
-    public var resumes: Int
+    package var resumes: Int
     /// Hedge calls started for this request (a second provider beside a slow first one).
-    public var hedges: Int
+    package var hedges: Int
     /// The calls of the request's tools the model made (finish reason `.toolCalls`), in order.
-    public var toolCalls: [ToolCall] = []
+    package var toolCalls: [ToolCall] = []
 
-    public init(text: String, providerID: ProviderID, fallbackFrom: ProviderID? = nil, attempts: Int = 1,
+    package init(text: String, providerID: ProviderID, fallbackFrom: ProviderID? = nil, attempts: Int = 1,
                 usage: TokenUsage = TokenUsage(), timings: ResponseTimings = ResponseTimings(), cached: Bool = false,
                 privacy: PrivacyLevel = .public, finishReason: FinishReason = .stop, resumes: Int = 0, hedges: Int = 0) {
         self.text = text; self.providerID = providerID; self.fallbackFrom = fallbackFrom; self.attempts = attempts

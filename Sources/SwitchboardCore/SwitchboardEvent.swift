@@ -4,7 +4,7 @@
 /// end the request: `resumed` says which provider continues the same answer, and its tokens carry on
 /// where the failed one stopped (no text repeated, none lost). `hedged` says a second provider was
 /// started beside a slow first one; only the winner's tokens are yielded.
-public enum SwitchboardEvent: Sendable {
+package enum SwitchboardEvent: Sendable {
     case analyzed(RequestAnalysis)
     case providerChosen(ProviderID, attempt: Int)
     case token(String)
@@ -21,7 +21,7 @@ public enum SwitchboardEvent: Sendable {
     case completed(GenerationResponse)
     case failed(SwitchboardError)
 
-    public var isTerminal: Bool {
+    package var isTerminal: Bool {
         switch self {
         case .completed, .failed: true
         default: false

@@ -14,10 +14,13 @@ func readmeSessionQuickStart() async throws {
     }
 
     struct Weather: Tool {
+        struct Arguments: Generable {
+            var city: String
+            static var generationSchema: GenerationSchema { .object([.init("city", .string(maxLength: 40))]) }
+        }
         var name: String { "weather" }
         var description: String { "Gives the current weather in a city." }
-        var arguments: GenerationSchema { .object([.init("city", .string(maxLength: 40))]) }
-        func call(_ arguments: GeneratedContent) async throws -> String { "sunny, 22 degrees" }
+        func call(arguments: Arguments) async throws -> String { "sunny, 22 degrees in \(arguments.city)" }
     }
 
     let local = LocalModelProvider(configuration: .smolLM2_135mInstruct, loader: LocalEngineLoader(threads: 2))
@@ -32,6 +35,6 @@ func readmeSessionQuickStart() async throws {
                           instructions: "You are a helpful assistant. Answer briefly and accurately.",
                           tools: [Weather()])
     let answer = try await session.respond(to: "What is the weather in Paris right now?")
-    print(answer.text)
+    print(answer.content)
     // END SESSION QUICK START
 }

@@ -38,6 +38,6 @@ struct QuickStartTests {
     func quickStartRuns() async throws {
         // The quick start reads the registry's folder; the test command stores the models there.
         #expect(FileManager.default.fileExists(atPath: ModelRegistry.default.path(for: .smolLM2_135mInstruct)))
-        await readmeQuickStart()
+        try await readmeQuickStart()
     }
 }

@@ -20,13 +20,13 @@ struct RealChatModelTests {
     @Test("a chat question is answered on device; the answer ends at end-of-turn, which never shows")
     func answersAndStopsAtEndOfTurn() async throws {
         let coordinator = Coordinator(providers: [Self.provider],
-                                      configuration: SwitchboardConfiguration(concurrency: [Self.provider.id: 1]))
+                                      configuration: SwitchboardConfiguration(concurrency: [Self.provider.id: 1]), deviceState: FixedDeviceState())
         let response = try await coordinator.respond(to: Self.question("What is the capital of France?"))
         #expect(response.providerID == "local-smollm2-135m-instruct")
-        #expect(response.text.contains("Paris"), "\(response.text)")
+        #expect(response.content.contains("Paris"), "\(response.content)")
         #expect(response.finishReason == .stop)
         #expect(response.usage.completionTokens < 32)
-        for marker in ["<|im_end|>", "<|im_start|>", "<|endoftext|>", "assistant\n"] { #expect(!response.text.contains(marker)) }
+        for marker in ["<|im_end|>", "<|im_start|>", "<|endoftext|>", "assistant\n"] { #expect(!response.content.contains(marker)) }
     }
 
     @Test("a resumed answer is continued from its prefix: the model goes on after it and yields only new text")
@@ -45,13 +45,13 @@ struct RealChatModelTests {
     func sensitiveChatStaysOnDevice() async throws {
         let remote = RecordingProvider(id: "remote-recorded", capabilities: Self.remoteCapabilities, tokens: ["cloud"])
         let coordinator = Coordinator(providers: [Self.provider, remote],
-                                      configuration: SwitchboardConfiguration(concurrency: [Self.provider.id: 1]))
+                                      configuration: SwitchboardConfiguration(concurrency: [Self.provider.id: 1]), deviceState: FixedDeviceState())
         var request = Self.question("My SSN is 219-09-9999. Should I give it to my landlord?")
         request.preferredProviders = ["remote-recorded"]
         let response = try await coordinator.respond(to: request)
         #expect(response.providerID == Self.provider.id)
         #expect(response.privacy == .sensitive)
-        #expect(response.text.contains { $0.isLetter })
+        #expect(response.content.contains { $0.isLetter })
         #expect(await remote.callCount == 0)
     }
 
@@ -62,7 +62,8 @@ struct RealChatModelTests {
         let base = LocalModelProvider(configuration: .gemma3_270m, modelPath: RealModel.path,
                                       loader: LocalEngineLoader(threads: 2), idleTimeout: nil)
         let coordinator = Coordinator(providers: [base, Self.provider],
-                                      configuration: SwitchboardConfiguration(concurrency: [base.id: 1, Self.provider.id: 1]))
+                                      configuration: SwitchboardConfiguration(concurrency: [base.id: 1, Self.provider.id: 1]),
+                                      deviceState: FixedDeviceState())
         let chat = try await coordinator.respond(to: GenerationRequest(prompt: "Name a primary color.", maxTokens: 8))
         #expect(chat.providerID == Self.provider.id)
         let completion = try await coordinator.respond(to: GenerationRequest(prompt: "The capital of France is", kind: .completion, maxTokens: 4))
@@ -98,23 +99,26 @@ struct RealChatModelTests {
     }
 
     struct Weather: Tool {
+        struct Arguments: Generable {
+            var city: String
+            static var generationSchema: GenerationSchema { .object([.init("city", .string(maxLength: 40))]) }
+        }
         var name: String { "weather" }
         var description: String { "Gives the current weather in a city." }
-        var arguments: GenerationSchema { .object([.init("city", .string(maxLength: 40))]) }
-        func call(_ arguments: GeneratedContent) async throws -> String { "sunny, 22 degrees" }
+        func call(arguments: Arguments) async throws -> String { "sunny, 22 degrees" }
     }
 
     @Test("the tool loop runs on the instruct model: every step is valid JSON, then a text answer")
     func toolLoopOnDevice() async throws {
-        let session = Session(coordinator: Coordinator(providers: [Self.provider]),
+        let session = Session(coordinator: Coordinator(providers: [Self.provider], deviceState: FixedDeviceState()),
                               instructions: "You are a helpful assistant. Answer briefly and accurately.", tools: [Weather()],
                               maxToolRounds: 2, options: .init(maxTokens: 48))
         let answer = try await session.respond(to: "What is the weather in Paris right now?")
-        #expect(answer.providerID == Self.provider.id && !answer.text.isEmpty)
+        #expect(answer.providerID == Self.provider.id && !answer.content.isEmpty)
         for entry in await session.transcript {
             if case .toolCall(let name, let arguments, _) = entry {
                 #expect(name == "weather")
-                #expect((try? Weather().arguments.parseValid(arguments)) != nil, "\(arguments)")
+                #expect((try? Weather().parameters.parseValid(arguments)) != nil, "\(arguments)")
             }
         }
     }

@@ -30,14 +30,14 @@ struct RealModelTests {
         let remote = RecordingProvider(id: "remote-recorded", capabilities: Self.remoteCapabilities, tokens: ["cloud"])
         let local = RealModel.provider
         let coordinator = Coordinator(providers: [local, remote],
-                                      configuration: SwitchboardConfiguration(concurrency: [local.id: 1]))
+                                      configuration: SwitchboardConfiguration(concurrency: [local.id: 1]), deviceState: FixedDeviceState())
         let response = try await coordinator.respond(to: GenerationRequest(
             prompt: "My SSN is 219-09-9999, and I need to update my tax form. The first step is",
             maxTokens: 12, preferredProviders: ["remote-recorded"]))
         #expect(response.providerID == local.id)
         #expect(response.privacy == .sensitive)
         #expect(response.usage.completionTokens > 0 && response.usage.promptTokens > 10)
-        #expect(response.text.contains { $0.isLetter })
+        #expect(response.content.contains { $0.isLetter })
         #expect(await remote.callCount == 0)
     }
 
@@ -121,7 +121,7 @@ struct RealModelTests {
         let digits = (0..<6000).map { String($0 * 7 % 10) }.joined(separator: " ")
         let large = ScriptedProvider(id: "remote-large", capabilities: Self.remoteCapabilities, output: .tokens(["fits"]))
         let coordinator = Coordinator(providers: [provider, large],
-                                      configuration: SwitchboardConfiguration(concurrency: [provider.id: 1]))
+                                      configuration: SwitchboardConfiguration(concurrency: [provider.id: 1]), deviceState: FixedDeviceState())
         let request = GenerationRequest(prompt: digits, maxTokens: 4000, preferredProviders: [provider.id])
         let estimate = coordinator.analyzer.analyze(request).estimatedPromptTokens
         let actual = tokenizer.encode(digits, addBOS: true).count

@@ -12,7 +12,8 @@ struct RealStructuredTests {
     static let system = ChatMessage(.system, "You are a helpful assistant. Answer briefly and accurately.")
 
     static func coordinator(_ extra: [any Provider] = []) -> Coordinator {
-        Coordinator(providers: [provider] + extra, configuration: SwitchboardConfiguration(concurrency: [provider.id: 1]))
+        Coordinator(providers: [provider] + extra, configuration: SwitchboardConfiguration(concurrency: [provider.id: 1]),
+                    deviceState: FixedDeviceState())
     }
 
     /// `Tests/Fixtures/golden/smollm2/structured_public.json`, read with the order-keeping reader.
@@ -42,7 +43,7 @@ struct RealStructuredTests {
             let request = GenerationRequest(prompt: prompt, messages: [Self.system], output: .schema(schema), maxTokens: 128)
             let response = try await coordinator.respond(to: request)
             #expect(response.providerID == Self.provider.id)
-            let content = try schema.parseValid(response.text)
+            let content = try schema.parseValid(response.content)
             if case .object(let expected)? = task["expected"],
                expected.allSatisfy({ member in content[member.key].map { $0 == member.value || $0.numberValue == member.value.numberValue && $0.numberValue != nil } ?? false }) {
                 correct += 1
@@ -59,8 +60,8 @@ struct RealStructuredTests {
         let request = GenerationRequest(prompt: "Extract the entities: My therapist Dr. Anna Weber in Berlin diagnosed me with depression.",
                                         messages: [Self.system], maxTokens: 128, preferredProviders: ["remote-recorded"])
         let answer = try await coordinator.respond(to: request, generating: ExtractedEntities.self)
-        #expect(answer.response.providerID == Self.provider.id)
-        #expect(answer.response.privacy == .sensitive)
+        #expect(answer.providerID == Self.provider.id)
+        #expect(answer.privacy == .sensitive)
         #expect(await remote.callCount == 0)
     }
 
@@ -84,15 +85,13 @@ struct RealStructuredTests {
         let coordinator = Self.coordinator()
         let request = GenerationRequest(prompt: "Summarize: The city council approved a new park. Construction starts in May.",
                                         messages: [Self.system], maxTokens: 96)
-        var snapshots: [StructuredSnapshot<Summary>] = []
-        for try await snapshot in coordinator.streamResponse(to: request, generating: Summary.self) { snapshots.append(snapshot) }
+        let stream = coordinator.streamResponse(to: request, generating: Summary.self)
+        var snapshots: [ResponseStream<Summary>.Snapshot] = []
+        for try await snapshot in stream { snapshots.append(snapshot) }
         #expect(snapshots.count > 2)
-        #expect(zip(snapshots, snapshots.dropFirst()).allSatisfy { $1.text.hasPrefix($0.text) })
-        #expect(snapshots.dropLast().allSatisfy { !$0.isComplete })
-        let last = try #require(snapshots.last)
-        #expect(last.isComplete)
-        let summary = try #require(last.content)
-        #expect(!summary.keyPoints.isEmpty && !summary.title.isEmpty)
-        #expect(snapshots.contains { $0.partial?["title"] != nil && !$0.isComplete })
+        let answer = try await stream.collect()
+        #expect(!answer.content.keyPoints.isEmpty && !answer.content.title.isEmpty)
+        #expect(snapshots.last?.content == answer.content && snapshots.last?.rawContent == answer.rawContent)
+        #expect(snapshots.contains { $0.rawContent["title"] != nil && $0.content == nil }, "partial snapshots before the value decodes")
     }
 }

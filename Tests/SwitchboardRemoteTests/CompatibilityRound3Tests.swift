@@ -51,7 +51,8 @@ struct CompatibilityRound3Tests {
         let configuration = SwitchboardConfiguration(retry: RetryPolicy(maxAttemptsPerProvider: 1),
                                                      breaker: .init(consecutiveFailures: 1_000, minimumCalls: 1_000),
                                                      cacheEnabled: false, stateRefreshInterval: .zero)
-        let coordinator = Coordinator(providers: [CoordinatorEndToEndTests.local(), openAI(server)], configuration: configuration)
+        let coordinator = Coordinator(providers: [CoordinatorEndToEndTests.local(), openAI(server)], configuration: configuration,
+                                      deviceState: FixedDeviceState())
         var response: GenerationResponse?
         for await event in coordinator.stream(GenerationRequest(prompt: "Why is the sky blue?", preferredProviders: ["openai-compatible"])) {
             if case .completed(let done) = event { response = done }

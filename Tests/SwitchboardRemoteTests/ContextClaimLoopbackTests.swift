@@ -30,7 +30,8 @@ struct ContextClaimLoopbackTests {
         let server = try LoopbackHTTPServer([.json(400, body)])
         defer { server.stop() }
         let device = Self.device()
-        let coordinator = Coordinator(providers: [device, openAI(server)], configuration: Self.configuration(), clock: ImmediateClock())
+        let coordinator = Coordinator(providers: [device, openAI(server)], configuration: Self.configuration(), clock: ImmediateClock(),
+                                      deviceState: FixedDeviceState())
         let request = GenerationRequest(prompt: Self.question, preferredProviders: ["openai-compatible"])
         var reason: ProviderError?
         var response: GenerationResponse?
@@ -58,7 +59,7 @@ struct ContextClaimLoopbackTests {
         defer { server.stop() }
         let device = Self.device()
         let coordinator = Coordinator(providers: [device, openAI(server, settings: settings(idleTimeout: .seconds(30)))],
-                                      configuration: Self.configuration(), clock: ImmediateClock())
+                                      configuration: Self.configuration(), clock: ImmediateClock(), deviceState: FixedDeviceState())
         let request = GenerationRequest(prompt: Self.question, maxTokens: 2_048, preferredProviders: ["openai-compatible"])
         var carried: CarriedText?
         var delivered = 0

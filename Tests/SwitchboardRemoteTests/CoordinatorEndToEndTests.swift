@@ -27,11 +27,12 @@ struct CoordinatorEndToEndTests {
         defer { server.stop() }
         let clock = ImmediateClock()
         let start = clock.now
-        let coordinator = Coordinator(providers: [Self.local(), openAI(server)], configuration: Self.configuration(), clock: clock)
+        let coordinator = Coordinator(providers: [Self.local(), openAI(server)], configuration: Self.configuration(), clock: clock,
+                                      deviceState: FixedDeviceState())
         let response = try await coordinator.respond(to: GenerationRequest(prompt: "Why is the sky blue?",
                                                                           preferredProviders: ["openai-compatible"]))
         #expect(response.providerID == "openai-compatible")
-        #expect(response.text == "Hello ✓")
+        #expect(response.content == "Hello ✓")
         #expect(response.attempts == 2)
         #expect(response.usage == TokenUsage(promptTokens: 11, completionTokens: 3))
         #expect(clock.now >= start.advanced(by: .seconds(3)))
@@ -42,7 +43,8 @@ struct CoordinatorEndToEndTests {
         let server = try LoopbackHTTPServer([])
         defer { server.stop() }
         let remote = openAI(server, settings: settings(pricing: TokenPricing(inputPerMillion: 100, outputPerMillion: 100), budget: 0.000_001))
-        let coordinator = Coordinator(providers: [remote, Self.local()], configuration: Self.configuration(), clock: ImmediateClock())
+        let coordinator = Coordinator(providers: [remote, Self.local()], configuration: Self.configuration(), clock: ImmediateClock(),
+                                      deviceState: FixedDeviceState())
         let response = try await coordinator.respond(to: GenerationRequest(prompt: "Why is the sky blue?",
                                                                           preferredProviders: ["openai-compatible"]))
         #expect(response.providerID == "local")
@@ -53,7 +55,8 @@ struct CoordinatorEndToEndTests {
     @Test func sensitiveRequestNeverReachesTheServer() async throws {
         let server = try LoopbackHTTPServer([.sse(OpenAICompatibleProviderTests.happyStream)])
         defer { server.stop() }
-        let coordinator = Coordinator(providers: [openAI(server), Self.local()], configuration: Self.configuration(), clock: ImmediateClock())
+        let coordinator = Coordinator(providers: [openAI(server), Self.local()], configuration: Self.configuration(), clock: ImmediateClock(),
+                                      deviceState: FixedDeviceState())
         let response = try await coordinator.respond(to: GenerationRequest(prompt: "My SSN is 219-09-9999, which form do I file?",
                                                                           preferredProviders: ["openai-compatible"]))
         #expect(response.providerID == "local")

@@ -32,7 +32,7 @@ struct HostileStreamTests {
                                                      breaker: .init(consecutiveFailures: 1_000, minimumCalls: 1_000),
                                                      cacheEnabled: false, stateRefreshInterval: .zero)
         let coordinator = Coordinator(providers: [CoordinatorEndToEndTests.local(), openAI(server, settings: Self.hostile())],
-                                      configuration: configuration)
+                                      configuration: configuration, deviceState: FixedDeviceState())
         var fallbackReason: ProviderError?
         var response: GenerationResponse?
         for await event in coordinator.stream(GenerationRequest(prompt: "Why is the sky blue?", preferredProviders: ["openai-compatible"])) {

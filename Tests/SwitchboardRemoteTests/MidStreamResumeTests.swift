@@ -19,7 +19,8 @@ struct MidStreamResumeTests {
                                      output: .tokens(["The capital", " of France", " is", " Paris."]))
         var configuration = CoordinatorEndToEndTests.configuration()
         configuration.retry = RetryPolicy(maxAttemptsPerProvider: 1)
-        let coordinator = Coordinator(providers: [local, openAI(server)], configuration: configuration, clock: ImmediateClock())
+        let coordinator = Coordinator(providers: [local, openAI(server)], configuration: configuration, clock: ImmediateClock(),
+                                      deviceState: FixedDeviceState())
         var pieces: [String] = []
         var resumed: (ProviderID, ProviderID)?
         var response: GenerationResponse?

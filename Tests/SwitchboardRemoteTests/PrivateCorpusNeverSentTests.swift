@@ -27,7 +27,7 @@ struct PrivateCorpusNeverSentTests {
                                      output: .tokens(["on device"]))
         let audit = AuditTrail()
         let coordinator = Coordinator(providers: [local, remote], configuration: SwitchboardConfiguration(cacheEnabled: false),
-                                      clock: ImmediateClock(), audit: audit)
+                                      clock: ImmediateClock(), deviceState: FixedDeviceState(), audit: audit)
         let privateLines = Self.corpus.lines.filter { $0.label >= .personal }
         #expect(privateLines.count >= 600)
         for line in privateLines {

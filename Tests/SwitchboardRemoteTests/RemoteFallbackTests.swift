@@ -12,7 +12,7 @@ struct RemoteFallbackTests {
     static func coordinator(_ server: LoopbackHTTPServer, clock: ImmediateClock = ImmediateClock(),
                             key: String? = nil) -> Coordinator {
         Coordinator(providers: [CoordinatorEndToEndTests.local(), openAI(server, key: key)],
-                    configuration: CoordinatorEndToEndTests.configuration(), clock: clock)
+                    configuration: CoordinatorEndToEndTests.configuration(), clock: clock, deviceState: FixedDeviceState())
     }
 
     static let request = GenerationRequest(prompt: "Why is the sky blue?", preferredProviders: ["openai-compatible"])
@@ -43,7 +43,7 @@ struct RemoteFallbackTests {
         defer { server.stop() }
         let response = try await Self.coordinator(server).respond(to: Self.request)
         #expect(response.providerID == "local")
-        #expect(response.text == "on device")
+        #expect(response.content == "on device")
         #expect(server.requests.count == 1, "not retried on the provider that rejected it")
     }
 

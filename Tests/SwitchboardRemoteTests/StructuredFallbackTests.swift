@@ -17,7 +17,8 @@ struct StructuredFallbackTests {
         let server = try LoopbackHTTPServer([.sse(invalid), .sse(invalid)])
         defer { server.stop() }
         let coordinator = Coordinator(providers: [Self.local, openAI(server)],
-                                      configuration: CoordinatorEndToEndTests.configuration(), clock: ImmediateClock())
+                                      configuration: CoordinatorEndToEndTests.configuration(), clock: ImmediateClock(),
+                                      deviceState: FixedDeviceState())
         let request = GenerationRequest(prompt: "Who wrote the first program?", output: .jsonSchema(StructuredWireFormatTests.schema),
                                         preferredProviders: ["openai-compatible"])
         var reason: ProviderError?

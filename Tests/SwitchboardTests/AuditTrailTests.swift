@@ -9,7 +9,7 @@ struct AuditTrailTests {
     @Test func sensitiveRequestIsExplainedWithoutItsText() async throws {
         let audit = AuditTrail()
         let coordinator = Coordinator(providers: [Fixture.local(), Fixture.remote()], configuration: Fixture.configuration(),
-                                      clock: ImmediateClock(), audit: audit)
+                                      clock: ImmediateClock(), deviceState: FixedDeviceState(), audit: audit)
         let prompt = "My card is 4111 1111 1111 1111, can you help?"
         _ = try await coordinator.respond(to: GenerationRequest(prompt: prompt, preferredProviders: ["remote"]))
         let record = try #require(await audit.recent().first)
@@ -31,7 +31,7 @@ struct AuditTrailTests {
         let audit = AuditTrail()
         let remote = Fixture.remote(fault: .error(.authentication("key sk-secret-from-server rejected")))
         let coordinator = Coordinator(providers: [remote, Fixture.local()], configuration: Fixture.configuration(),
-                                      clock: ImmediateClock(), audit: audit)
+                                      clock: ImmediateClock(), deviceState: FixedDeviceState(), audit: audit)
         let response = try await coordinator.respond(to: GenerationRequest(prompt: "Why is the sky blue?", preferredProviders: ["remote"]))
         #expect(response.providerID == "local")
         let record = try #require(await audit.recent().first)
@@ -45,7 +45,7 @@ struct AuditTrailTests {
         let audit = AuditTrail(capacity: 2)
         let stream = await audit.subscribe(buffer: 8)
         let coordinator = Coordinator(providers: [Fixture.local()], configuration: Fixture.configuration(),
-                                      clock: ImmediateClock(), audit: audit)
+                                      clock: ImmediateClock(), deviceState: FixedDeviceState(), audit: audit)
         for prompt in ["one", "two", "three"] { _ = try await coordinator.respond(to: GenerationRequest(prompt: prompt)) }
         await audit.finish()
         var received: [UInt64] = []
@@ -59,7 +59,8 @@ struct AuditTrailTests {
 
     @Test func invalidRequestsAreNotRouted() async {
         let audit = AuditTrail()
-        let coordinator = Coordinator(providers: [Fixture.local()], configuration: Fixture.configuration(), audit: audit)
+        let coordinator = Coordinator(providers: [Fixture.local()], configuration: Fixture.configuration(),
+                                      deviceState: FixedDeviceState(), audit: audit)
         _ = await Fixture.failure { try await coordinator.respond(to: GenerationRequest(prompt: "")) }
         #expect(await audit.recent().isEmpty)
     }

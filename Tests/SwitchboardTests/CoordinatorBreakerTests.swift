@@ -13,7 +13,7 @@ struct CoordinatorBreakerTests {
         let configuration = Fixture.configuration(
             retry: RetryPolicy(maxAttemptsPerProvider: 1),
             breaker: .init(consecutiveFailures: 3, minimumCalls: 100, openDuration: .seconds(30), halfOpenProbes: 1))
-        let coordinator = Coordinator(providers: [flaky, steady], configuration: configuration, clock: clock)
+        let coordinator = Coordinator(providers: [flaky, steady], configuration: configuration, clock: clock, deviceState: FixedDeviceState())
         let request = GenerationRequest(prompt: "hi", preferredProviders: ["flaky", "steady"])
         for _ in 0..<3 { #expect(try await coordinator.respond(to: request).providerID == "steady") }
         #expect(await coordinator.breakerState(for: "flaky") == .open(until: .seconds(30)))
@@ -38,7 +38,7 @@ struct CoordinatorBreakerTests {
         let configuration = Fixture.configuration(
             retry: RetryPolicy(maxAttemptsPerProvider: 1),
             breaker: .init(consecutiveFailures: 2, minimumCalls: 100, openDuration: .seconds(10), backoffMultiplier: 3))
-        let coordinator = Coordinator(providers: [flaky, steady], configuration: configuration, clock: clock)
+        let coordinator = Coordinator(providers: [flaky, steady], configuration: configuration, clock: clock, deviceState: FixedDeviceState())
         let request = GenerationRequest(prompt: "hi", preferredProviders: ["flaky"])
         for _ in 0..<2 { _ = try await coordinator.respond(to: request) }
         #expect(await coordinator.breakerState(for: "flaky") == .open(until: .seconds(10)))

@@ -8,13 +8,13 @@ struct CoordinatorCacheTests {
     @Test("A second identical public request is served from the cache")
     func publicHit() async throws {
         let local = Fixture.local()
-        let coordinator = Coordinator(providers: [local], configuration: Fixture.configuration(cache: true))
+        let coordinator = Coordinator(providers: [local], configuration: Fixture.configuration(cache: true), deviceState: FixedDeviceState())
         let request = GenerationRequest(prompt: "Name three planets")
         let first = try await coordinator.respond(to: request)
         let second = try await coordinator.respond(to: GenerationRequest(prompt: "  Name three   planets "))
         #expect(!first.cached)
         #expect(second.cached)
-        #expect(second.text == first.text)
+        #expect(second.content == first.content)
         #expect(second.attempts == 0)
         #expect(await local.callCount == 1)
         let counts = await coordinator.requestCounts()
@@ -26,7 +26,7 @@ struct CoordinatorCacheTests {
     @Test("Sensitive requests are never cached, personal ones not by default")
     func privateMisses() async throws {
         let local = Fixture.local()
-        let coordinator = Coordinator(providers: [local], configuration: Fixture.configuration(cache: true))
+        let coordinator = Coordinator(providers: [local], configuration: Fixture.configuration(cache: true), deviceState: FixedDeviceState())
         for prompt in ["my password is hunter2!", "email me at bob@example.com"] {
             _ = try await coordinator.respond(to: GenerationRequest(prompt: prompt))
             let again = try await coordinator.respond(to: GenerationRequest(prompt: prompt))
@@ -39,7 +39,7 @@ struct CoordinatorCacheTests {
     @Test("With the cache disabled every request routes")
     func disabled() async throws {
         let local = Fixture.local()
-        let coordinator = Coordinator(providers: [local], configuration: Fixture.configuration(cache: false))
+        let coordinator = Coordinator(providers: [local], configuration: Fixture.configuration(cache: false), deviceState: FixedDeviceState())
         for _ in 0..<3 { _ = try await coordinator.respond(to: GenerationRequest(prompt: "same")) }
         #expect(await local.callCount == 3)
     }

@@ -14,7 +14,8 @@ import SwitchboardTestKit
                                      output: .tokens(["a", "b"]), faults: faults, recordsRequests: false)
         let steady = ScriptedProvider(id: "steady", output: .tokens(["c"]), recordsRequests: false)
         let coordinator = Coordinator(providers: [flaky, steady],
-                                      configuration: SwitchboardConfiguration(defaultConcurrency: 64), clock: ImmediateClock())
+                                      configuration: SwitchboardConfiguration(defaultConcurrency: 64), clock: ImmediateClock(),
+                                      deviceState: FixedDeviceState())
         let callers = 8, each = 100
         let completed = await withTaskGroup(of: Int.self) { group in
             for caller in 0..<callers {

@@ -12,9 +12,9 @@ struct CoordinatorPriorityTests {
                                     timeToFirstToken: .seconds(1), clock: clock)
         let coordinator = Coordinator(providers: [slow],
                                       configuration: Fixture.configuration(concurrency: 1, queue: QueuePolicy(timeout: nil)),
-                                      clock: clock)
+                                      clock: clock, deviceState: FixedDeviceState())
         let order: [(String, Priority)] = [("first", .normal), ("low", .low), ("normal", .normal), ("high", .high), ("high-2", .high)]
-        var tasks: [Task<GenerationResponse, any Error>] = []
+        var tasks: [Task<Response<String>, any Error>] = []
         for (index, (name, priority)) in order.enumerated() {
             tasks.append(Task { try await coordinator.respond(to: GenerationRequest(prompt: name, priority: priority)) })
             if index == 0 {
@@ -39,7 +39,7 @@ struct CoordinatorPriorityTests {
         let slow = ScriptedProvider(id: "slow", capabilities: Fixture.localCapabilities(), timeToFirstToken: .seconds(1), clock: clock)
         let coordinator = Coordinator(providers: [slow],
                                       configuration: Fixture.configuration(concurrency: 1, queue: QueuePolicy(maxQueueLength: 1, timeout: nil)),
-                                      clock: clock)
+                                      clock: clock, deviceState: FixedDeviceState())
         let busy = Task { try await coordinator.respond(to: GenerationRequest(prompt: "a")) }
         #expect(await clock.waitForSleepers(1))
         let waiting = Task { try await coordinator.respond(to: GenerationRequest(prompt: "b")) }

@@ -64,10 +64,10 @@ struct CoordinatorRoutingTests {
     @Test("respond goes to the top-ranked provider and reports it")
     func respondUsesTopCandidate() async throws {
         let local = Fixture.local(), remote = Fixture.remote()
-        let coordinator = Coordinator(providers: [local, remote], configuration: Fixture.configuration())
+        let coordinator = Coordinator(providers: [local, remote], configuration: Fixture.configuration(), deviceState: FixedDeviceState())
         let response = try await coordinator.respond(to: GenerationRequest(prompt: "Name three planets.", maxTokens: 50))
         #expect(response.providerID == "local")
-        #expect(response.text == "local answer")
+        #expect(response.content == "local answer")
         #expect(response.attempts == 1)
         #expect(response.fallbackFrom == nil)
         #expect(response.privacy == .public)
@@ -77,9 +77,9 @@ struct CoordinatorRoutingTests {
 
     @Test("No provider at all, and bad requests, fail with typed errors")
     func typedErrors() async {
-        let empty = Coordinator(configuration: Fixture.configuration())
+        let empty = Coordinator(configuration: Fixture.configuration(), deviceState: FixedDeviceState())
         #expect(await Fixture.failure { try await empty.respond(to: GenerationRequest(prompt: "hi")) } == .noEligibleProvider([]))
-        let coordinator = Coordinator(providers: [Fixture.local()], configuration: Fixture.configuration())
+        let coordinator = Coordinator(providers: [Fixture.local()], configuration: Fixture.configuration(), deviceState: FixedDeviceState())
         guard case .invalidRequest? = await Fixture.failure({ try await coordinator.respond(to: GenerationRequest()) }) else {
             Issue.record("empty request should be invalid"); return
         }
@@ -92,12 +92,12 @@ struct CoordinatorRoutingTests {
 
     @Test("Registering later and replacing by id")
     func registration() async throws {
-        let coordinator = Coordinator(configuration: Fixture.configuration())
+        let coordinator = Coordinator(configuration: Fixture.configuration(), deviceState: FixedDeviceState())
         await coordinator.register(Fixture.remote())
         await coordinator.register(Fixture.remote(tokens: ["replaced"]))
         #expect(await coordinator.providerIDs == ["remote"])
         let response = try await coordinator.respond(to: GenerationRequest(prompt: "hi"))
-        #expect(response.text == "replaced")
+        #expect(response.content == "replaced")
         await coordinator.unregister("remote")
         #expect(await coordinator.providerIDs.isEmpty)
     }

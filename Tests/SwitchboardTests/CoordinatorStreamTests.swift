@@ -7,7 +7,8 @@ import SwitchboardTestKit
 struct CoordinatorStreamTests {
     @Test("Success: analyzed, providerChosen, tokens, one completed, then the end")
     func success() async {
-        let coordinator = Coordinator(providers: [Fixture.local(tokens: ["a", "b", "c"])], configuration: Fixture.configuration())
+        let coordinator = Coordinator(providers: [Fixture.local(tokens: ["a", "b", "c"])], configuration: Fixture.configuration(),
+                                      deviceState: FixedDeviceState())
         let events = await Fixture.collect(coordinator.stream(GenerationRequest(prompt: "hi")))
         #expect(events.map(\.eventLabel) == ["analyzed", "chosen:local#1", "token:a", "token:b", "token:c", "completed:local"])
         #expect(events.filter(\.isTerminal).count == 1)
@@ -16,7 +17,7 @@ struct CoordinatorStreamTests {
 
     @Test("Failure before any provider: analyzed, then one failed")
     func failure() async {
-        let coordinator = Coordinator(providers: [Fixture.remote()], configuration: Fixture.configuration())
+        let coordinator = Coordinator(providers: [Fixture.remote()], configuration: Fixture.configuration(), deviceState: FixedDeviceState())
         let events = await Fixture.collect(coordinator.stream(GenerationRequest(prompt: "my password is hunter2!")))
         #expect(events.map(\.eventLabel) == ["analyzed", "failed"])
         guard case .failed(.noEligibleProvider(let reasons))? = events.last else { Issue.record("expected noEligibleProvider"); return }
@@ -25,7 +26,7 @@ struct CoordinatorStreamTests {
 
     @Test("An invalid request fails with a single event")
     func invalid() async {
-        let coordinator = Coordinator(providers: [Fixture.local()], configuration: Fixture.configuration())
+        let coordinator = Coordinator(providers: [Fixture.local()], configuration: Fixture.configuration(), deviceState: FixedDeviceState())
         let events = await Fixture.collect(coordinator.stream(GenerationRequest(prompt: "")))
         #expect(events.map(\.eventLabel) == ["failed"])
     }
@@ -35,7 +36,7 @@ struct CoordinatorStreamTests {
         let clock = ManualClock()
         let slow = ScriptedProvider(id: "slow", capabilities: Fixture.localCapabilities(), output: .tokens(["1", "2", "3", "4"]),
                                     timeToFirstToken: .seconds(1), tokenInterval: .seconds(1), clock: clock)
-        let coordinator = Coordinator(providers: [slow], configuration: Fixture.configuration(), clock: clock)
+        let coordinator = Coordinator(providers: [slow], configuration: Fixture.configuration(), clock: clock, deviceState: FixedDeviceState())
         let consumer = Task { () -> [String] in
             var labels: [String] = []
             for await event in coordinator.stream(GenerationRequest(prompt: "count")) {
@@ -70,7 +71,7 @@ struct CoordinatorStreamTests {
         let clock = ManualClock()
         let paced = ScriptedProvider(id: "paced", capabilities: Fixture.localCapabilities(), output: .tokens(["x", "y"]),
                                      timeToFirstToken: .milliseconds(300), tokenInterval: .milliseconds(100), clock: clock)
-        let coordinator = Coordinator(providers: [paced], configuration: Fixture.configuration(), clock: clock)
+        let coordinator = Coordinator(providers: [paced], configuration: Fixture.configuration(), clock: clock, deviceState: FixedDeviceState())
         let seen = Seen()
         let stream = coordinator.stream(GenerationRequest(prompt: "go"))
         let reader = Task { for await event in stream { await seen.append(event) } }

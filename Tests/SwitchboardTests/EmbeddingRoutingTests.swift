@@ -25,7 +25,7 @@ struct EmbeddingRoutingTests {
     func sensitiveStaysHome() async throws {
         let remote = RecordingEmbedder("remote-embed", onDevice: false)
         let local = RecordingEmbedder("local-embed", onDevice: true)
-        let coordinator = Coordinator()
+        let coordinator = Coordinator(deviceState: FixedDeviceState())
         coordinator.register(embedder: remote)
         coordinator.register(embedder: local)
         let response = try await coordinator.embed(["The weather is nice", "my SSN is 123-45-6789"])
@@ -40,7 +40,7 @@ struct EmbeddingRoutingTests {
     func publicAndFallback() async throws {
         let remote = RecordingEmbedder("remote-embed", onDevice: false, fails: true)
         let local = RecordingEmbedder("local-embed", onDevice: true)
-        let coordinator = Coordinator()
+        let coordinator = Coordinator(deviceState: FixedDeviceState())
         coordinator.register(embedder: remote)
         coordinator.register(embedder: local)
         let response = try await coordinator.embed(["What is the capital of France?"])
@@ -52,7 +52,7 @@ struct EmbeddingRoutingTests {
 
     @Test("No eligible embedder and empty input are typed errors")
     func refusals() async {
-        let coordinator = Coordinator()
+        let coordinator = Coordinator(deviceState: FixedDeviceState())
         coordinator.register(embedder: RecordingEmbedder("remote-embed", onDevice: false))
         await #expect(throws: EmbeddingError.noEligibleEmbedder(privacy: .sensitive)) {
             try await coordinator.embed(["password: hunter2-Correct-Horse"])

@@ -11,7 +11,7 @@ struct FallbackTests {
         let a = Fixture.local("a", fault: .error(.unavailable("model unloaded")), clock: clock)
         let b = Fixture.local("b", fault: .error(.server(status: 503, message: "busy")), clock: clock)
         let c = Fixture.local("c", tokens: ["from", " c"], clock: clock)
-        let coordinator = Coordinator(providers: [c, b, a], configuration: Fixture.configuration(), clock: clock)
+        let coordinator = Coordinator(providers: [c, b, a], configuration: Fixture.configuration(), clock: clock, deviceState: FixedDeviceState())
         let request = GenerationRequest(prompt: "Name three planets", preferredProviders: ["a", "b", "c"])
         let events = await Fixture.collect(coordinator.stream(request))
         #expect(events.map(\.eventLabel) == ["analyzed", "chosen:a#1", "fallback:a->b", "chosen:b#2", "chosen:b#3",
@@ -33,7 +33,7 @@ struct FallbackTests {
         for fault in [ProviderError.contentPolicy("refused"), .invalidRequest("unsupported parameter")] {
             let a = Fixture.local("a", fault: .error(fault))
             let b = Fixture.local("b")
-            let coordinator = Coordinator(providers: [a, b], configuration: Fixture.configuration())
+            let coordinator = Coordinator(providers: [a, b], configuration: Fixture.configuration(), deviceState: FixedDeviceState())
             let response = try await coordinator.respond(to: GenerationRequest(prompt: "x", preferredProviders: ["a"]))
             #expect(response.providerID == "b")
             #expect(response.fallbackFrom == "a")
@@ -47,7 +47,7 @@ struct FallbackTests {
         let small = Fixture.remote("a-small", context: 4096, fault: .error(.contextLengthExceeded(limit: 4096, requested: 5000)))
         let same = Fixture.remote("b-same", context: 4096)
         let large = Fixture.remote("c-large", context: 32_768)
-        let coordinator = Coordinator(providers: [small, same, large], configuration: Fixture.configuration())
+        let coordinator = Coordinator(providers: [small, same, large], configuration: Fixture.configuration(), deviceState: FixedDeviceState())
         // 12,000 bytes: about 3,000 tokens by the estimate, so a-small is eligible, and up to 12,000 in the
         // worst tokenizer, so its claim of more than 4,096 is believable.
         let text = "Summarize: " + String(repeating: "lorem ipsum ", count: 1_000)
@@ -64,7 +64,7 @@ struct FallbackTests {
         let remote = Fixture.remote("remote", context: 128_000,
                                     fault: .error(.contextLengthExceeded(limit: limit, requested: limit)))
         let device = Fixture.local("device")
-        let coordinator = Coordinator(providers: [remote, device], configuration: Fixture.configuration())
+        let coordinator = Coordinator(providers: [remote, device], configuration: Fixture.configuration(), deviceState: FixedDeviceState())
         let request = GenerationRequest(prompt: "What is the boiling point of water at sea level in Celsius?",
                                         preferredProviders: ["remote"])
         let response = try await coordinator.respond(to: request)
@@ -80,7 +80,7 @@ struct FallbackTests {
         let backup = Fixture.local("backup", tokens: ["one", " two", " three"], clock: clock)
         // One attempt per provider: the resume goes to the next provider, which continues the text.
         let configuration = Fixture.configuration(retry: RetryPolicy(maxAttemptsPerProvider: 1))
-        let coordinator = Coordinator(providers: [flaky, backup], configuration: configuration, clock: clock)
+        let coordinator = Coordinator(providers: [flaky, backup], configuration: configuration, clock: clock, deviceState: FixedDeviceState())
         let request = GenerationRequest(prompt: "count", preferredProviders: ["flaky"])
         let events = await Fixture.collect(coordinator.stream(request))
         #expect(events.map(\.eventLabel) == ["analyzed", "chosen:flaky#1", "token:one", "token: two",
@@ -99,7 +99,7 @@ struct FallbackTests {
         let flaky = ScriptedProvider(id: "flaky", capabilities: Fixture.localCapabilities(), output: .tokens(["a", "b", "c", "d"]),
                                      faults: FaultInjector(scheduled: [1: .failAfterTokens(3, .transport("reset"))]),
                                      clock: clock)
-        let coordinator = Coordinator(providers: [flaky], configuration: Fixture.configuration(), clock: clock)
+        let coordinator = Coordinator(providers: [flaky], configuration: Fixture.configuration(), clock: clock, deviceState: FixedDeviceState())
         let events = await Fixture.collect(coordinator.stream(GenerationRequest(prompt: "letters")))
         #expect(events.map(\.eventLabel) == ["analyzed", "chosen:flaky#1", "token:a", "token:b", "token:c",
                                              "resumed:flaky->flaky", "chosen:flaky#2", "token:d", "completed:flaky"])
@@ -112,7 +112,7 @@ struct FallbackTests {
         let backup = Fixture.local("backup", clock: clock)
         var configuration = Fixture.configuration()
         configuration.maxResumes = 0
-        let coordinator = Coordinator(providers: [flaky, backup], configuration: configuration, clock: clock)
+        let coordinator = Coordinator(providers: [flaky, backup], configuration: configuration, clock: clock, deviceState: FixedDeviceState())
         let request = GenerationRequest(prompt: "count", preferredProviders: ["flaky"])
         let events = await Fixture.collect(coordinator.stream(request))
         #expect(events.map(\.eventLabel) == ["analyzed", "chosen:flaky#1", "token:one", "token: two", "failed"])
@@ -123,7 +123,7 @@ struct FallbackTests {
 
         let response = try await coordinator.respond(to: request)
         #expect(response.providerID == "backup")
-        #expect(response.text == "local answer")
+        #expect(response.content == "local answer")
         #expect(response.resumes == 0)
         #expect(await flaky.callCount == 3)  // 1 streamed + 2 (first try and one retry) for respond
     }
@@ -134,7 +134,7 @@ struct FallbackTests {
         let limited = ScriptedProvider(id: "limited", capabilities: Fixture.localCapabilities(), output: .tokens(["ok"]),
                                        faults: FaultInjector(scheduled: [1: .error(.rateLimited(retryAfter: .seconds(4)))]),
                                        clock: clock)
-        let coordinator = Coordinator(providers: [limited], configuration: Fixture.configuration(), clock: clock)
+        let coordinator = Coordinator(providers: [limited], configuration: Fixture.configuration(), clock: clock, deviceState: FixedDeviceState())
         let before = clock.now
         let response = try await coordinator.respond(to: GenerationRequest(prompt: "hi"))
         #expect(response.attempts == 2)
@@ -145,7 +145,7 @@ struct FallbackTests {
     func deadline() async {
         let clock = ManualClock()
         let hung = Fixture.local("hung", fault: .hang, clock: clock)
-        let coordinator = Coordinator(providers: [hung], configuration: Fixture.configuration(), clock: clock)
+        let coordinator = Coordinator(providers: [hung], configuration: Fixture.configuration(), clock: clock, deviceState: FixedDeviceState())
         let task = Task { await Fixture.failure { try await coordinator.respond(to: GenerationRequest(prompt: "hi", latencyBudget: .seconds(2))) } }
         #expect(await clock.waitForSleepers(1))
         clock.advance(by: .seconds(2))
@@ -162,7 +162,7 @@ struct FallbackTests {
         let clock = ManualClock()
         let paced = ScriptedProvider(id: "paced", capabilities: Fixture.localCapabilities(), output: .tokens(["a", "b"]),
                                      timeToFirstToken: .milliseconds(500), tokenInterval: .milliseconds(500), clock: clock)
-        let coordinator = Coordinator(providers: [paced], configuration: Fixture.configuration(), clock: clock)
+        let coordinator = Coordinator(providers: [paced], configuration: Fixture.configuration(), clock: clock, deviceState: FixedDeviceState())
         let task = Task { await Fixture.collect(coordinator.stream(GenerationRequest(prompt: "go", latencyBudget: .seconds(2)))) }
         // The provider's pacing and the deadline timer both sleep on the clock.
         #expect(await clock.waitForSleepers(2))
@@ -182,7 +182,7 @@ struct FallbackTests {
         let hung = Fixture.local("hung", fault: .hang, clock: clock)
         var configuration = Fixture.configuration()
         configuration.defaultLatencyBudget = .seconds(30)
-        let coordinator = Coordinator(providers: [hung], configuration: configuration, clock: clock)
+        let coordinator = Coordinator(providers: [hung], configuration: configuration, clock: clock, deviceState: FixedDeviceState())
         let task = Task { await Fixture.failure { try await coordinator.respond(to: GenerationRequest(prompt: "hi")) } }
         #expect(await clock.waitForSleepers(1))
         clock.advance(by: .seconds(29))

@@ -25,7 +25,7 @@ struct HedgingTests {
     func hedgeWins() async throws {
         let slow = Self.provider("slow", firstToken: .seconds(30))
         let fast = Self.provider("fast", firstToken: .zero, tokens: ["quick"])
-        let coordinator = Coordinator(providers: [slow, fast], configuration: Self.configuration())
+        let coordinator = Coordinator(providers: [slow, fast], configuration: Self.configuration(), deviceState: FixedDeviceState())
         let events = await Fixture.collect(coordinator.stream(GenerationRequest(prompt: "hi", preferredProviders: ["slow", "fast"])))
         #expect(events.map(\.eventLabel) == ["analyzed", "chosen:slow#1", "hedged:slow+fast", "token:quick", "completed:fast"])
         guard case .completed(let response)? = events.last else { return }
@@ -42,10 +42,10 @@ struct HedgingTests {
     func primaryWins() async throws {
         let primary = Self.provider("primary", firstToken: .milliseconds(150))
         let hedge = Self.provider("hedge", firstToken: .seconds(30))
-        let coordinator = Coordinator(providers: [primary, hedge], configuration: Self.configuration())
+        let coordinator = Coordinator(providers: [primary, hedge], configuration: Self.configuration(), deviceState: FixedDeviceState())
         let response = try await coordinator.respond(to: GenerationRequest(prompt: "hi", preferredProviders: ["primary", "hedge"]))
         #expect(response.providerID == "primary")
-        #expect(response.text == "an answer")
+        #expect(response.content == "an answer")
         #expect(response.hedges == 1)
         #expect(response.fallbackFrom == nil)
         #expect(await Fixture.eventually { await hedge.activeStreams == 0 })
@@ -56,7 +56,8 @@ struct HedgingTests {
     func fastPrimaryIsNotHedged() async throws {
         let primary = Self.provider("primary", firstToken: .zero)
         let hedge = Self.provider("hedge", firstToken: .zero)
-        let coordinator = Coordinator(providers: [primary, hedge], configuration: Self.configuration(delay: .seconds(5)))
+        let coordinator = Coordinator(providers: [primary, hedge], configuration: Self.configuration(delay: .seconds(5)),
+                                      deviceState: FixedDeviceState())
         let response = try await coordinator.respond(to: GenerationRequest(prompt: "hi", preferredProviders: ["primary", "hedge"]))
         #expect(response.providerID == "primary" && response.hedges == 0)
         #expect(await hedge.callCount == 0)
@@ -66,7 +67,7 @@ struct HedgingTests {
     func privateRequestsHedgeOnDeviceOnly() async throws {
         let slow = Self.provider("slow-local", firstToken: .milliseconds(200))
         let remote = Self.provider("remote", firstToken: .zero, onDevice: false)
-        let coordinator = Coordinator(providers: [slow, remote], configuration: Self.configuration())
+        let coordinator = Coordinator(providers: [slow, remote], configuration: Self.configuration(), deviceState: FixedDeviceState())
         var request = GenerationRequest(prompt: "My SSN is 219-09-9999, is that safe to share?")
         request.hedge = true
         let response = try await coordinator.respond(to: request)
@@ -78,7 +79,8 @@ struct HedgingTests {
     func budget() async throws {
         let slow = Self.provider("slow", firstToken: .milliseconds(150))
         let other = Self.provider("other", firstToken: .seconds(30))
-        let coordinator = Coordinator(providers: [slow, other], configuration: Self.configuration(delay: .milliseconds(5), ratio: 0.1, minimum: 0))
+        let coordinator = Coordinator(providers: [slow, other], configuration: Self.configuration(delay: .milliseconds(5), ratio: 0.1, minimum: 0),
+                                      deviceState: FixedDeviceState())
         var hedges = 0
         for _ in 0..<20 {
             hedges += try await coordinator.respond(to: GenerationRequest(prompt: "hi", preferredProviders: ["slow", "other"])).hedges
@@ -93,7 +95,7 @@ struct HedgingTests {
         let fast = Self.provider("fast", firstToken: .zero)
         var configuration = Self.configuration()
         configuration.hedging.enabled = false
-        let coordinator = Coordinator(providers: [slow, fast], configuration: configuration)
+        let coordinator = Coordinator(providers: [slow, fast], configuration: configuration, deviceState: FixedDeviceState())
         var request = GenerationRequest(prompt: "hi", preferredProviders: ["slow", "fast"])
         request.hedge = true
         let hedged = try await coordinator.respond(to: request)
@@ -109,7 +111,7 @@ struct HedgingTests {
         let slow = Self.provider("slow", firstToken: .seconds(30))
         let dripping = ScriptedProvider(id: "dripping", capabilities: ProviderCapabilities(isOnDevice: true, maxContextTokens: 8192),
                                         output: .tokens(["one", " two"]), tokenInterval: .seconds(120))
-        let coordinator = Coordinator(providers: [slow, dripping], configuration: Self.configuration())
+        let coordinator = Coordinator(providers: [slow, dripping], configuration: Self.configuration(), deviceState: FixedDeviceState())
         var request = GenerationRequest(prompt: "hi", preferredProviders: ["slow", "dripping"])
         request.latencyBudget = .milliseconds(300)
         let clock = ContinuousClock()

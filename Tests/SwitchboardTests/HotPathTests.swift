@@ -86,7 +86,7 @@ actor CountingDeviceState: DeviceStateProviding {
 
     @Test("Requests that returned are in the metrics, read directly or through the coordinator")
     func coordinatorMetricsAreComplete() async throws {
-        let coordinator = Coordinator(providers: [Fixture.local()], configuration: Fixture.configuration())
+        let coordinator = Coordinator(providers: [Fixture.local()], configuration: Fixture.configuration(), deviceState: FixedDeviceState())
         for i in 0..<10 { _ = try await coordinator.respond(to: GenerationRequest(prompt: "Hello \(i)")) }
         #expect(await coordinator.metrics.snapshot().providers["local"]?.requests == 10)
         _ = try await coordinator.respond(to: GenerationRequest(prompt: "Hello again"))
@@ -127,7 +127,7 @@ actor CountingDeviceState: DeviceStateProviding {
     func refreshAsksConcurrently() async throws {
         let first = AvailabilityProbe(id: "first", gated: true), second = AvailabilityProbe(id: "second", gated: true)
         let coordinator = Coordinator(providers: [first, second],
-                                      configuration: SwitchboardConfiguration(stateRefreshInterval: .seconds(60)))
+                                      configuration: SwitchboardConfiguration(stateRefreshInterval: .seconds(60)), deviceState: FixedDeviceState())
         let planning = Task { await coordinator.plan(for: GenerationRequest(prompt: "What is 2+2?")) }
         // Both reads start while neither has answered.
         var spins = 0
@@ -141,7 +141,7 @@ actor CountingDeviceState: DeviceStateProviding {
     @Test("A private request analyzed on the caller's thread still never leaves the device")
     func callerSideAnalysisKeepsPrivacy() async throws {
         let local = Fixture.local(), remote = Fixture.remote()
-        let coordinator = Coordinator(providers: [remote, local], configuration: Fixture.configuration())
+        let coordinator = Coordinator(providers: [remote, local], configuration: Fixture.configuration(), deviceState: FixedDeviceState())
         let request = GenerationRequest(prompt: "my card is 4111 1111 1111 1111", preferredProviders: ["remote"])
         let response = try await coordinator.respond(to: request)
         #expect(response.providerID == "local" && response.privacy == .sensitive)

@@ -149,7 +149,8 @@ struct MemoryStoreTests {
 
         let remote = RecordingProvider(id: "remote", capabilities: Fixture.remoteCapabilities())
         let local = Fixture.local("local", clock: ImmediateClock())
-        let coordinator = Coordinator(providers: [remote, local], configuration: Fixture.configuration(), clock: ImmediateClock())
+        let coordinator = Coordinator(providers: [remote, local], configuration: Fixture.configuration(), clock: ImmediateClock(),
+                                      deviceState: FixedDeviceState())
         let response = try await coordinator.respond(to: request)
         #expect(response.providerID == "local")
         #expect(await remote.callCount == 0)

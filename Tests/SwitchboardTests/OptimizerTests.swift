@@ -13,7 +13,7 @@ struct OptimizerTests {
                                      clock: clock)
         let steady = Fixture.remote("steady", clock: clock)
         let configuration = Fixture.configuration(retry: RetryPolicy(maxAttemptsPerProvider: 1), concurrency: 8)
-        let coordinator = Coordinator(providers: [flaky, steady], configuration: configuration, clock: clock)
+        let coordinator = Coordinator(providers: [flaky, steady], configuration: configuration, clock: clock, deviceState: FixedDeviceState())
         for i in 0..<40 {
             _ = try? await coordinator.respond(to: GenerationRequest(prompt: "q\(i)", preferredProviders: ["flaky"]))
         }
@@ -30,7 +30,8 @@ struct OptimizerTests {
 
     @Test("A quiet window leaves limits alone")
     func quiet() async {
-        let coordinator = Coordinator(providers: [Fixture.local()], configuration: Fixture.configuration(concurrency: 3))
+        let coordinator = Coordinator(providers: [Fixture.local()], configuration: Fixture.configuration(concurrency: 3),
+                                      deviceState: FixedDeviceState())
         _ = try? await coordinator.respond(to: GenerationRequest(prompt: "one"))
         _ = await coordinator.adapt()
         let limit = await coordinator.loadBalancer.limit(for: "local")
@@ -41,7 +42,8 @@ struct OptimizerTests {
     @Test("Runs periodically on the injected clock until stopped")
     func periodic() async {
         let clock = ManualClock()
-        let coordinator = Coordinator(providers: [Fixture.local(clock: clock)], configuration: Fixture.configuration(), clock: clock)
+        let coordinator = Coordinator(providers: [Fixture.local(clock: clock)], configuration: Fixture.configuration(), clock: clock,
+                                      deviceState: FixedDeviceState())
         await coordinator.startAdapting(every: .seconds(10))
         for expected in 1...3 {
             #expect(await clock.waitForSleepers(1))

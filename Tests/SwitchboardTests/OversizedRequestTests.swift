@@ -7,7 +7,8 @@ import SwitchboardTestKit
 @Suite("Requests with sizes near Int.max")
 struct OversizedRequestTests {
     @Test func maxTokensNearIntMaxFitsNoContextAndIsRefusedByRouting() async {
-        let coordinator = Coordinator(providers: [Fixture.local(), Fixture.remote()], configuration: Fixture.configuration())
+        let coordinator = Coordinator(providers: [Fixture.local(), Fixture.remote()], configuration: Fixture.configuration(),
+                                      deviceState: FixedDeviceState())
         let error = await Fixture.failure { try await coordinator.respond(to: GenerationRequest(prompt: "hi", maxTokens: .max)) }
         guard case .noEligibleProvider(let reasons)? = error else { Issue.record("expected noEligibleProvider, got \(String(describing: error))"); return }
         #expect(reasons.allSatisfy { $0.reason == .contextTooSmall })
@@ -17,7 +18,7 @@ struct OversizedRequestTests {
         // Scoring predicts latency from maxTokens (seconds far past Duration's range) and the runtime
         // caps tokens at a multiple of it: both saturate.
         let huge = Fixture.remote("huge", context: .max)
-        let coordinator = Coordinator(providers: [huge], configuration: Fixture.configuration())
+        let coordinator = Coordinator(providers: [huge], configuration: Fixture.configuration(), deviceState: FixedDeviceState())
         let response = try await coordinator.respond(to: GenerationRequest(prompt: "hi", maxTokens: .max - 1))
         #expect(response.providerID == "huge")
     }

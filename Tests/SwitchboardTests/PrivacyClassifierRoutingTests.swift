@@ -27,7 +27,8 @@ struct PrivacyClassifierRoutingTests {
         configuration.privacyClassifier = classifier
         // The remote is preferred: only privacy keeps a request home.
         configuration.scoring = ScoringPolicy()
-        return (Coordinator(providers: [remote, local], configuration: configuration, clock: ImmediateClock()), remote, local)
+        return (Coordinator(providers: [remote, local], configuration: configuration, clock: ImmediateClock(),
+                            deviceState: FixedDeviceState()), remote, local)
     }
 
     @Test("What the recognizers pass but the classifier calls private stays on the device")
@@ -66,7 +67,7 @@ struct PrivacyClassifierRoutingTests {
         var configuration = Fixture.configuration()
         configuration.privacyClassifier = counting
         let coordinator = Coordinator(providers: [Fixture.local("local", clock: ImmediateClock())], configuration: configuration,
-                                      clock: ImmediateClock())
+                                      clock: ImmediateClock(), deviceState: FixedDeviceState())
         _ = try await coordinator.respond(to: GenerationRequest(prompt: "the bleeding started again"))
         #expect(counting.callCount == 0)
     }

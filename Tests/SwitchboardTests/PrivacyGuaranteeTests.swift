@@ -24,7 +24,7 @@ struct PrivacyGuaranteeTests {
         let localA = Fixture.local("local-a", fault: fault, clock: ImmediateClock())
         let localB = Fixture.local("local-b", fault: fault, clock: ImmediateClock())
         let coordinator = Coordinator(providers: [remote, localA, localB], configuration: Fixture.configuration(),
-                                      clock: ImmediateClock())
+                                      clock: ImmediateClock(), deviceState: FixedDeviceState())
         for prompt in Self.sensitivePrompts {
             let error = await Fixture.failure { try await coordinator.respond(to: GenerationRequest(prompt: prompt)) }
             guard case .allProvidersFailed(let attempts)? = error else {
@@ -44,7 +44,7 @@ struct PrivacyGuaranteeTests {
         let remote = RecordingProvider(id: "remote", capabilities: Fixture.remoteCapabilities())
         let local = Fixture.local()
         await local.setAvailability(.unavailable(reason: "model not downloaded"))
-        let coordinator = Coordinator(providers: [remote, local], configuration: Fixture.configuration())
+        let coordinator = Coordinator(providers: [remote, local], configuration: Fixture.configuration(), deviceState: FixedDeviceState())
         for prompt in Self.sensitivePrompts {
             let error = await Fixture.failure { try await coordinator.respond(to: GenerationRequest(prompt: prompt)) }
             #expect(error == .noEligibleProvider([Ineligibility(provider: "remote", reason: .privacy),
@@ -58,13 +58,14 @@ struct PrivacyGuaranteeTests {
         let remote = RecordingProvider(id: "remote", capabilities: Fixture.remoteCapabilities())
         let local = Fixture.local(fault: .error(.unavailable("busy")))
         let memory = MemoryContext(shortTerm: [.init("Alice's birthday is on Friday")], containsPersonalData: true)
-        let strict = Coordinator(providers: [remote, local], configuration: Fixture.configuration())
+        let strict = Coordinator(providers: [remote, local], configuration: Fixture.configuration(), deviceState: FixedDeviceState())
         _ = await Fixture.failure { try await strict.respond(to: GenerationRequest(prompt: "email me at bob@example.com")) }
         _ = await Fixture.failure { try await strict.respond(to: GenerationRequest(prompt: "Plan the party", memory: memory)) }
         #expect(await remote.callCount == 0)
 
         let lenient = Coordinator(providers: [remote, local],
-                                  configuration: Fixture.configuration(privacy: PrivacyPolicy(allowPersonalRemote: true)))
+                                  configuration: Fixture.configuration(privacy: PrivacyPolicy(allowPersonalRemote: true)),
+                                  deviceState: FixedDeviceState())
         let response = try await lenient.respond(to: GenerationRequest(prompt: "Plan the party", memory: memory))
         #expect(response.providerID == "remote")
         #expect(response.privacy == .personal)
@@ -78,7 +79,8 @@ struct PrivacyGuaranteeTests {
     func failClosed() async {
         let remote = RecordingProvider(id: "remote", capabilities: Fixture.remoteCapabilities())
         let analyzer = RequestAnalyzer(configuration: AnalyzerConfiguration(maxAnalyzedBytes: 8))
-        let coordinator = Coordinator(providers: [remote], configuration: Fixture.configuration(), analyzer: analyzer)
+        let coordinator = Coordinator(providers: [remote], configuration: Fixture.configuration(),
+                                      deviceState: FixedDeviceState(), analyzer: analyzer)
         let plan = await coordinator.plan(for: GenerationRequest(prompt: "What is the capital of France?"))
         #expect(plan.analysis.privacy == .sensitive)
         let error = await Fixture.failure { try await coordinator.respond(to: GenerationRequest(prompt: "What is the capital of France?")) }
@@ -89,7 +91,7 @@ struct PrivacyGuaranteeTests {
     @Test("The dispatcher re-checks isOnDevice: a provider that changes its story is not called")
     func defenceInDepth() async {
         let turncoat = TurncoatProvider()
-        let coordinator = Coordinator(providers: [turncoat], configuration: Fixture.configuration())
+        let coordinator = Coordinator(providers: [turncoat], configuration: Fixture.configuration(), deviceState: FixedDeviceState())
         let error = await Fixture.failure { try await coordinator.respond(to: GenerationRequest(prompt: "my password is hunter2!")) }
         #expect(error == .noEligibleProvider([Ineligibility(provider: "turncoat", reason: .privacy)]))
         #expect(await turncoat.calls == 0)

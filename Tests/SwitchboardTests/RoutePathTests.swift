@@ -41,9 +41,10 @@ struct RoutePathTests {
     /// The response of `first` (falling back to a plain scripted provider when it fails).
     func respond(_ first: TwinProvider, maxTokens: Int = 16) async -> Result<GenerationResponse, SwitchboardError> {
         let coordinator = Coordinator(providers: [first, Fixture.local("fallback", tokens: ["fallback"])],
-                                      configuration: Fixture.configuration(retry: RetryPolicy(maxAttemptsPerProvider: 1)))
+                                      configuration: Fixture.configuration(retry: RetryPolicy(maxAttemptsPerProvider: 1)),
+                                      deviceState: FixedDeviceState())
         let request = GenerationRequest(prompt: "How are you?", maxTokens: maxTokens, preferredProviders: [first.id])
-        do { return .success(try await coordinator.respond(to: request)) } catch { return .failure(error) }
+        do { return .success(try await coordinator.generate(request)) } catch { return .failure(error) }
     }
 
     func summary(_ result: Result<GenerationResponse, SwitchboardError>) -> String {
@@ -79,12 +80,12 @@ struct RoutePathTests {
     @Test("More than eight providers: routing, slots and records still find each one (indexed lookups)")
     func manyProviders() async throws {
         let providers = (0..<12).map { Fixture.local(ProviderID("p\($0)"), tokens: ["from p\($0)"]) }
-        let coordinator = Coordinator(providers: providers, configuration: Fixture.configuration(concurrency: 1))
+        let coordinator = Coordinator(providers: providers, configuration: Fixture.configuration(concurrency: 1), deviceState: FixedDeviceState())
         for target in [0, 7, 8, 11] {
             let id = ProviderID("p\(target)")
             let response = try await coordinator.respond(to: GenerationRequest(prompt: "hello", maxTokens: 4, preferredProviders: [id]))
             #expect(response.providerID == id)
-            #expect(response.text == "from p\(target)")
+            #expect(response.content == "from p\(target)")
             #expect(await coordinator.estimate(for: id)?.samples == 1, "the outcome was recorded on \(id)'s entry")
             #expect(await coordinator.loadBalancer.status(of: id).inFlight == 0, "\(id)'s slot was given back")
         }
@@ -102,6 +103,6 @@ struct RoutePathTests {
         await coordinator.register(Fixture.local("p3", tokens: ["back"]))
         #expect(await coordinator.providerIDs.last == "p3")
         let back = try await coordinator.respond(to: GenerationRequest(prompt: "hello", maxTokens: 4, preferredProviders: ["p3"]))
-        #expect(back.text == "back")
+        #expect(back.content == "back")
     }
 }

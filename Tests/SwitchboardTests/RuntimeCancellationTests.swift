@@ -26,7 +26,7 @@ struct RuntimeCancellationTests {
         let coordinator = Coordinator(
             providers: [local, remote],
             configuration: Fixture.configuration(concurrency: 2, queue: QueuePolicy(maxQueueLength: 100_000, timeout: nil)),
-            clock: clock)
+            clock: clock, deviceState: FixedDeviceState())
 
         var random = SeededRandom(seed: 2026)
         let total = 10_000, batch = 500
@@ -104,7 +104,7 @@ struct RuntimeCancellationTests {
     func cancelledWhileStreaming() async throws {
         let provider = ScriptedProvider(id: "slow", capabilities: Fixture.localCapabilities(), output: .tokens(["a", " b", " c"]),
                                         tokenInterval: .seconds(30))
-        let coordinator = Coordinator(providers: [provider], configuration: Fixture.configuration())
+        let coordinator = Coordinator(providers: [provider], configuration: Fixture.configuration(), deviceState: FixedDeviceState())
         let stream = coordinator.stream(GenerationRequest(prompt: "hi"))
         for await event in stream {
             if case .token = event { break }  // ending the iteration cancels the request mid-call

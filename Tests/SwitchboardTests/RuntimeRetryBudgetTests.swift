@@ -10,7 +10,7 @@ struct RuntimeRetryBudgetTests {
         let clock = ImmediateClock()
         let broken = Fixture.remote("broken", fault: .error(.server(status: 503, message: "down")), clock: clock)
         let configuration = Fixture.configuration(retry: RetryPolicy(maxAttemptsPerProvider: 4, maxAttempts: 4))
-        let coordinator = Coordinator(providers: [broken], configuration: configuration, clock: clock)
+        let coordinator = Coordinator(providers: [broken], configuration: configuration, clock: clock, deviceState: FixedDeviceState())
         let requests = 300
         for i in 0..<requests {
             let error = await Fixture.failure { try await coordinator.respond(to: GenerationRequest(prompt: "request \(i)")) }
@@ -26,7 +26,7 @@ struct RuntimeRetryBudgetTests {
         let clock = ImmediateClock()
         let broken = Fixture.remote("broken", fault: .error(.timeout), clock: clock)
         let coordinator = Coordinator(providers: [broken], configuration: Fixture.configuration(retry: RetryPolicy(maxAttemptsPerProvider: 3)),
-                                      clock: clock)
+                                      clock: clock, deviceState: FixedDeviceState())
         let error = await Fixture.failure { try await coordinator.respond(to: GenerationRequest(prompt: "once")) }
         #expect(error == .allProvidersFailed(Array(repeating: AttemptFailure(provider: "broken", error: .timeout), count: 3)))
     }

@@ -56,7 +56,7 @@ extension Fixture {
     }
 
     /// Runs `body` and returns its typed error, or nil on success.
-    static func failure(_ body: () async throws -> GenerationResponse) async -> SwitchboardError? {
+    static func failure<Answer>(_ body: () async throws -> Answer) async -> SwitchboardError? {
         do { _ = try await body(); return nil } catch {
             return error as? SwitchboardError ?? .invalidRequest("not a SwitchboardError: \(error)")
         }

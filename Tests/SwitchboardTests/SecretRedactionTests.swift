@@ -35,6 +35,7 @@ struct SecretRedactionTests {
         let coordinator = Coordinator(providers: [KeyEchoingProvider(id: "failing", fails: true),
                                                   KeyEchoingProvider(id: "echoing", fails: false)],
                                       configuration: Fixture.configuration(retry: RetryPolicy(maxAttemptsPerProvider: 1)),
+                                      deviceState: FixedDeviceState(),
                                       metrics: metrics, audit: audit)
         let request = GenerationRequest(prompt: "What is my key?", preferredProviders: ["failing", "echoing"])
         var reported: [String] = []
@@ -52,6 +53,7 @@ struct SecretRedactionTests {
 
         let onlyFailing = Coordinator(providers: [KeyEchoingProvider(id: "failing", fails: true)],
                                       configuration: Fixture.configuration(retry: RetryPolicy(maxAttemptsPerProvider: 1)),
+                                      deviceState: FixedDeviceState(),
                                       metrics: metrics, audit: audit)
         do { _ = try await onlyFailing.respond(to: GenerationRequest(prompt: "again")); Issue.record("expected a failure") } catch {
             #expect("\(error)".contains("(redacted)") && !"\(error)".contains(KeyEchoingProvider.key))

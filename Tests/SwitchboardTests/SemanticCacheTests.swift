@@ -12,6 +12,7 @@ struct SemanticCacheTests {
         let cache = CacheActor(semantic: SemanticCacheConfiguration(embedder: HashingEmbedder(dimension: 256), threshold: threshold),
                                clock: clock)
         let coordinator = Coordinator(providers: [provider], configuration: Fixture.configuration(cache: true), clock: ImmediateClock(),
+                                      deviceState: FixedDeviceState(),
                                       cache: cache)
         return (coordinator, provider, cache)
     }
@@ -23,7 +24,7 @@ struct SemanticCacheTests {
         #expect(!first.cached)
         let second = try await coordinator.respond(to: GenerationRequest(prompt: "the capital city of france, what is it?"))
         #expect(second.cached)
-        #expect(second.text == first.text)
+        #expect(second.content == first.content)
         #expect(await provider.callCount == 1)
         #expect(await cache.statistics().semanticHits == 1)
     }

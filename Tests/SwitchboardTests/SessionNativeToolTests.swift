@@ -25,10 +25,10 @@ import Testing
     func nativeLoop() async throws {
         let remote = Self.remote()
         let weather = Weather()
-        let session = Session(coordinator: Coordinator(providers: [remote], configuration: Fixture.configuration()),
+        let session = Session(coordinator: Coordinator(providers: [remote], configuration: Fixture.configuration(), deviceState: FixedDeviceState()),
                               instructions: "Be brief.", tools: [weather])
         let answer = try await session.respond(to: "What is the weather in Paris?")
-        #expect(answer.text == "It is sunny.")
+        #expect(answer.content == "It is sunny.")
         #expect(weather.calls.count == 1)
         #expect(await session.transcript == [
             .instructions("Be brief."), .prompt("What is the weather in Paris?"),
@@ -50,7 +50,8 @@ import Testing
     func invalidArguments() async throws {
         let remote = Self.remote(arguments: #"{"town":"Paris"}"#)
         let weather = Weather()
-        let session = Session(coordinator: Coordinator(providers: [remote], configuration: Fixture.configuration()), tools: [weather])
+        let session = Session(coordinator: Coordinator(providers: [remote], configuration: Fixture.configuration(),
+                                                       deviceState: FixedDeviceState()), tools: [weather])
         _ = try await session.respond(to: "What is the weather in Paris?")
         #expect(weather.calls.count == 0)
         let result = await session.transcript.first { if case .toolResult = $0 { true } else { false } }
@@ -64,9 +65,9 @@ import Testing
     @Test("a tool that throws becomes an error result the model reads")
     func throwingTool() async throws {
         let session = Session(coordinator: Coordinator(providers: [Self.remote(arguments: #"{"city":"Atlantis"}"#)],
-                                                       configuration: Fixture.configuration()), tools: [Weather()])
+                                                       configuration: Fixture.configuration(), deviceState: FixedDeviceState()), tools: [Weather()])
         let answer = try await session.respond(to: "Weather in Atlantis?")
-        #expect(answer.text == "It is sunny.")
+        #expect(answer.content == "It is sunny.")
         let result = await session.transcript.first { if case .toolResult = $0 { true } else { false } }
         guard case .toolResult(_, let output, _, let isError)? = result else { Issue.record("no tool result"); return }
         #expect(isError && output.contains("weather failed") && output.contains("noSuchCity"))
@@ -76,10 +77,10 @@ import Testing
     func roundLimit() async throws {
         let remote = Self.remote(always: true)
         let weather = Weather()
-        let session = Session(coordinator: Coordinator(providers: [remote], configuration: Fixture.configuration()),
+        let session = Session(coordinator: Coordinator(providers: [remote], configuration: Fixture.configuration(), deviceState: FixedDeviceState()),
                               tools: [weather], maxToolRounds: 2)
         let answer = try await session.respond(to: "Weather?")
-        #expect(answer.text == "It is sunny.")
+        #expect(answer.content == "It is sunny.")
         #expect(weather.calls.count == 2)
         let requests = await remote.receivedRequests.map(\.request)
         #expect(requests.map(\.toolChoice) == [.auto, .auto, .none])
@@ -88,10 +89,13 @@ import Testing
     @Test("a sensitive tool result keeps the rest of the conversation on device")
     func sensitiveResultStaysOnDevice() async throws {
         struct Lookup: Tool {
+            struct Arguments: Generable {
+                var name: String
+                static var generationSchema: GenerationSchema { .object([.init("name", .string())]) }
+            }
             var name: String { "lookup" }
             var description: String { "Looks up the customer." }
-            var arguments: GenerationSchema { .object([.init("name", .string())]) }
-            func call(_ arguments: GeneratedContent) async throws -> String { "The customer's SSN is 219-09-9999." }
+            func call(arguments: Arguments) async throws -> String { "The customer's SSN is 219-09-9999." }
         }
         var capabilities = Fixture.remoteCapabilities()
         capabilities.supportsToolCalling = true
@@ -105,10 +109,11 @@ import Testing
             if case .jsonSchema = call.request.output { return [#"{"tool": "none"}"#] }
             return ["On", " device", "."]
         })
-        let session = Session(coordinator: Coordinator(providers: [local, remote], configuration: Fixture.configuration()),
+        let session = Session(coordinator: Coordinator(providers: [local, remote], configuration: Fixture.configuration(),
+                                                       deviceState: FixedDeviceState()),
                               tools: [Lookup()], options: .init(preferredProviders: ["remote"]))
         let answer = try await session.respond(to: "Find Ada's record.")
-        #expect(answer.providerID == "local" && answer.text == "On device.")
+        #expect(answer.providerID == "local" && answer.content == "On device.")
         #expect(answer.privacy == .sensitive)
         let later = try await session.respond(to: "Thanks, what is the capital of France?")
         #expect(later.providerID == "local")
@@ -116,18 +121,34 @@ import Testing
         #expect(await session.privacy == .sensitive)
     }
 
-    @Test("streamResponse yields each call and result, then one completed")
+    @Test("streamResponse: the calls and results on events, the answer's text as snapshots")
     func streamedEvents() async throws {
-        let session = Session(coordinator: Coordinator(providers: [Self.remote()], configuration: Fixture.configuration()),
+        let session = Session(coordinator: Coordinator(providers: [Self.remote()], configuration: Fixture.configuration(),
+                                                       deviceState: FixedDeviceState()),
                               tools: [Weather()])
-        let events = await Fixture.collect(try await session.streamResponse(to: "What is the weather in Paris?"))
-        let labels = events.map(\.eventLabel).filter { !$0.hasPrefix("analyzed") && !$0.hasPrefix("chosen") }
-        #expect(labels == ["toolCall:weather", "toolResult:weather", "token:It", "token: is", "token: sunny", "token:.", "completed:remote"])
+        let stream = await session.streamResponse(to: "What is the weather in Paris?")
+        var snapshots: [String] = []
+        for try await snapshot in stream { snapshots.append(snapshot.content) }
+        var events: [RoutingEvent] = []
+        for await event in stream.events { events.append(event) }
+        let tools = events.compactMap { event -> String? in
+            switch event {
+            case .toolCall(let call): "call:\(call.name)"
+            case .toolResult(let result): "result:\(result.name)"
+            default: nil
+            }
+        }
+        #expect(tools == ["call:weather", "result:weather"])
+        #expect(events.filter { if case .analyzed = $0 { true } else { false } }.count == 2, "one analysis per round")
         guard case .toolResult(let result)? = events.first(where: { if case .toolResult = $0 { true } else { false } }) else {
             Issue.record("no toolResult event"); return
         }
         #expect(result == ToolResult(callID: "c1", name: "weather", output: "sunny in Paris"))
-        #expect(events.filter(\.isTerminal).count == 1)
+        // Cumulative: a lagging reader may skip snapshots, but each one extends the one before.
+        #expect(zip(snapshots, snapshots.dropFirst()).allSatisfy { $1.hasPrefix($0) })
+        #expect(snapshots.last == "It is sunny.")
+        let answer = try await stream.collect()
+        #expect(answer.content == "It is sunny." && answer.providerID == "remote")
         #expect(await session.transcript.count == 4)
     }
 }

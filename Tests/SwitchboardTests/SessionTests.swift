@@ -11,7 +11,7 @@ import Testing
     func privacyFollowsTheConversation() async throws {
         let remote = RecordingProvider(wrapping: Fixture.remote())
         let local = RecordingProvider(wrapping: Fixture.local())
-        let coordinator = Coordinator(providers: [local, remote], configuration: Fixture.configuration())
+        let coordinator = Coordinator(providers: [local, remote], configuration: Fixture.configuration(), deviceState: FixedDeviceState())
         // The app prefers the remote: public turns go there while they may.
         let session = Session(coordinator: coordinator, instructions: "Be brief.", options: .init(preferredProviders: ["remote"]))
         let public1 = try await session.respond(to: "What is the capital of France?")
@@ -32,7 +32,7 @@ import Testing
     @Test("the next turn prefers the provider that answered the last one (its cache is warm)")
     func prefersTheLastProvider() async throws {
         let a = RecordingProvider(wrapping: Fixture.local("local-a")), b = RecordingProvider(wrapping: Fixture.local("local-b"))
-        let session = Session(coordinator: Coordinator(providers: [a, b], configuration: Fixture.configuration()))
+        let session = Session(coordinator: Coordinator(providers: [a, b], configuration: Fixture.configuration(), deviceState: FixedDeviceState()))
         let first = try await session.respond(to: "Hello there.")
         let second = try await session.respond(to: "And again.")
         #expect(second.providerID == first.providerID)
@@ -43,7 +43,7 @@ import Testing
     @Test("a transcript past the context drops its oldest turns, keeping the instructions, or fails when asked to")
     func trimmingOrFailing() async throws {
         let local = RecordingProvider(wrapping: Fixture.local())
-        let coordinator = Coordinator(providers: [local], configuration: Fixture.configuration())
+        let coordinator = Coordinator(providers: [local], configuration: Fixture.configuration(), deviceState: FixedDeviceState())
         let long = String(repeating: "word ", count: 80)  // about 100 estimated tokens per turn
         let trimming = Session(coordinator: coordinator, instructions: "Keep me.", options: .init(maxTokens: 16, contextTokens: 300))
         for _ in 0..<5 { _ = try await trimming.respond(to: long) }
@@ -68,7 +68,7 @@ extension SessionTests {
     func typedTurn() async throws {
         let local = ScriptedProvider(id: "local", capabilities: ProviderCapabilities(isOnDevice: true, maxContextTokens: 8192, supportsStructuredOutput: true),
                                      output: .tokens(["{\"name\": ", "\"Paris\"}"]))
-        let session = Session(coordinator: Coordinator(providers: [local], configuration: Fixture.configuration()))
+        let session = Session(coordinator: Coordinator(providers: [local], configuration: Fixture.configuration(), deviceState: FixedDeviceState()))
         let answer = try await session.respond(to: "Which city is the capital of France?", generating: City.self)
         #expect(answer.content.name == "Paris")
         #expect(await session.transcript.last == .response("{\"name\": \"Paris\"}", provider: "local"))
@@ -78,15 +78,17 @@ extension SessionTests {
 /// The tool loop with a scripted structured-output provider.
 @Suite struct SessionToolTests {
     struct Weather: Tool {
+        struct Arguments: Generable {
+            var city: String
+            static var generationSchema: GenerationSchema { .object([.init("city", .string())]) }
+        }
         let calls = Counter()
         var name: String { "weather" }
         var description: String { "The weather in a city." }
-        var arguments: GenerationSchema { .object([.init("city", .string())]) }
-        func call(_ arguments: GeneratedContent) async throws -> String {
+        func call(arguments: Arguments) async throws -> String {
             calls.add()
-            guard case .string(let city)? = arguments["city"] else { return "unknown" }
-            if city == "Atlantis" { throw ToolFailure.noSuchCity }
-            return "sunny in \(city)"
+            if arguments.city == "Atlantis" { throw ToolFailure.noSuchCity }
+            return "sunny in \(arguments.city)"
         }
     }
     enum ToolFailure: Error { case noSuchCity }
@@ -113,10 +115,11 @@ extension SessionTests {
     @Test("the model calls the tool, the call and its result enter the transcript, then it answers")
     func toolLoop() async throws {
         let weather = Weather()
-        let session = Session(coordinator: Coordinator(providers: [Self.model(city: "Paris")], configuration: Fixture.configuration()),
+        let session = Session(coordinator: Coordinator(providers: [Self.model(city: "Paris")], configuration: Fixture.configuration(),
+                                                       deviceState: FixedDeviceState()),
                               instructions: "Be brief.", tools: [weather])
         let answer = try await session.respond(to: "What is the weather in Paris?")
-        #expect(answer.text == "It is sunny.")
+        #expect(answer.content == "It is sunny.")
         #expect(weather.calls.count == 1)
         let entries = await session.transcript
         #expect(entries.contains(.toolCall(name: "weather", arguments: "{\"city\":\"Paris\"}")))
@@ -126,7 +129,8 @@ extension SessionTests {
 
     @Test("a tool that throws becomes a result the model reads, not a crash")
     func throwingTool() async throws {
-        let session = Session(coordinator: Coordinator(providers: [Self.model(city: "Atlantis")], configuration: Fixture.configuration()),
+        let session = Session(coordinator: Coordinator(providers: [Self.model(city: "Atlantis")], configuration: Fixture.configuration(),
+                                                       deviceState: FixedDeviceState()),
                               tools: [Weather()])
         _ = try await session.respond(to: "Weather in Atlantis?")
         let result = await session.transcript.first { if case .toolResult = $0 { true } else { false } }

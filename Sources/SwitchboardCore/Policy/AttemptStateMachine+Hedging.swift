@@ -12,7 +12,7 @@ extension AttemptStateMachine {
     }
 
     /// A hedge call to `id` was started beside the current call: it counts as an attempt.
-    public mutating func hedgeStarted(_ id: ProviderID, queueWait: Duration) -> SwitchboardEvent {
+    package mutating func hedgeStarted(_ id: ProviderID, queueWait: Duration) -> SwitchboardEvent {
         totalAttempts += 1
         self.queueWait += queueWait
         hedgeAudit = audit.count

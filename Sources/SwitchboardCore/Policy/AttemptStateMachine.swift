@@ -26,7 +26,7 @@ public struct AttemptStateMachine: Sendable {
         public var answerPrefix: String?
         /// `fallback` or `resumed` (when another provider takes over), then `providerChosen` (with a
         /// stream only: `respond` has nobody to tell).
-        public var events: [SwitchboardEvent]
+        package var events: [SwitchboardEvent]
         /// Whether this call is a fallback from the request's first provider (for metrics).
         public var isFallback: Bool
     }

@@ -34,7 +34,15 @@ import Foundation
 /// }
 /// ```
 public protocol Generable: Codable, Sendable {
+    /// What a stream shows of a value still being generated (`ResponseStream.Snapshot.content`).
+    /// FoundationModels' macro writes a twin type with every property optional; without macros the
+    /// default is `Self?`: nil until the partial JSON decodes (every required property has started).
+    associatedtype PartiallyGenerated: Sendable = Self?
     static var generationSchema: GenerationSchema { get }
+    /// Decodes already validated (or partial, closed) content; `Codable` does it by default.
+    static func decode(_ content: GeneratedContent) throws(StructuredOutputError) -> Self
+    /// The snapshot of `content`, the value the JSON written so far holds.
+    static func partiallyGenerated(from content: GeneratedContent) -> PartiallyGenerated
 }
 
 extension Generable {
@@ -44,11 +52,28 @@ extension Generable {
         return try decode(content)
     }
 
-    /// Decodes already validated (or partial, closed) content.
     public static func decode(_ content: GeneratedContent) throws(StructuredOutputError) -> Self {
         do { return try JSONDecoder().decode(Self.self, from: Data(content.jsonText.utf8)) } catch {
             throw .decoding("\(Self.self): \(error)")
         }
+    }
+}
+
+extension Generable where PartiallyGenerated == Self? {
+    public static func partiallyGenerated(from content: GeneratedContent) -> Self? { try? decode(content) }
+}
+
+/// Plain text, as FoundationModels has it: `Response<String>` is a text answer. Generated as a
+/// schema (`respond(to:generating: String.self)`) it is one JSON string.
+extension String: Generable {
+    public typealias PartiallyGenerated = String
+    public static var generationSchema: GenerationSchema { .string() }
+    public static func decode(_ content: GeneratedContent) throws(StructuredOutputError) -> String {
+        if case .string(let text) = content { return text }
+        throw .decoding("String: the generated value is \(content.jsonText.prefix(80)), not a string")
+    }
+    public static func partiallyGenerated(from content: GeneratedContent) -> String {
+        if case .string(let text) = content { text } else { content.jsonText }
     }
 }
 

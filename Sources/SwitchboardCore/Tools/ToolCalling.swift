@@ -9,7 +9,7 @@ public struct ToolDefinition: Sendable, Hashable {
         self.name = name; self.description = description; self.parameters = parameters
     }
     /// The definition of a session's `Tool`.
-    public init(_ tool: any Tool) { self.init(name: tool.name, description: tool.description, parameters: tool.arguments) }
+    public init(_ tool: any Tool) { self.init(name: tool.name, description: tool.description, parameters: tool.parameters) }
 
     /// Why this definition cannot be sent, or nil when every API accepts it.
     public var problem: String? {
