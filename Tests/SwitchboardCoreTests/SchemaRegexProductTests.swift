@@ -64,6 +64,14 @@ import Testing
         #expect(!both.matches("3F1C9A2E-8B4D-4C6E-9F0A-1B2C3D4E5F60"))   // upper case: not generated
     }
 
+    /// Two lookaheads of about a thousand states each: their product would have about a million, so it
+    /// stops at the state cap with a typed error instead of building it.
+    @Test func aProductBeyondTheCapIsATypedError() {
+        let started = ContinuousClock.now
+        #expect(throws: RegexError.self) { try SchemaRegex("^(?=.*a.{9})(?=.*b.{9}).*$") }
+        #expect(ContinuousClock.now - started < .seconds(10))
+    }
+
     @Test(arguments: ["a(?=b)", "^a(?!b)", "(?=a)", "^(?:(?=a)b)", "^(?=a)*b", "^(?<=a)b"])
     func otherLookaroundIsRefused(pattern: String) {
         #expect(throws: RegexError.self) { try SchemaRegex(pattern) }
