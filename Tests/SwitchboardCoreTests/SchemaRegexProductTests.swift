@@ -70,6 +70,8 @@ import Testing
         let started = ContinuousClock.now
         #expect(throws: RegexError.self) { try SchemaRegex("^(?=.*a.{9})(?=.*b.{9}).*$") }
         #expect(ContinuousClock.now - started < .seconds(10))
+        #expect(throws: RegexError.self) { try SchemaRegex("^" + String(repeating: "(?!a)", count: 9) + "b") }
+        #expect((try? SchemaRegex("^" + String(repeating: "(?!a)", count: 8) + "b"))?.matches("bc") == true)
     }
 
     @Test(arguments: ["a(?=b)", "^a(?!b)", "(?=a)", "^(?:(?=a)b)", "^(?=a)*b", "^(?<=a)b"])

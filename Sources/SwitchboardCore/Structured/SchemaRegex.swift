@@ -27,10 +27,13 @@ package struct SchemaRegex: Sendable, Hashable {
     static let maxDFAStates = 2_000
     static let maxRepeat = 1_000
     static let maxWork = 150_000
+    static let maxLookaheads = 8
 
     package init(_ source: String) throws(RegexError) {
         var parser = RegexParser(scalars: Array(source.unicodeScalars))
         let (body, conditions) = Self.splitLookaheads(try parser.parse())
+        // Each lookahead is an automaton and a product, each within the caps: bound how many.
+        guard conditions.count <= Self.maxLookaheads else { throw .tooComplex("more than \(Self.maxLookaheads) lookaheads") }
         var result = try Self.searchAutomaton(body, source: source)
         // `^(?=X)R` matches what `^R` matches and has a prefix matching X (`^X` as a search);
         // `^(?!X)R` what has none: products of the automata, so lookaheads cost nothing per character.
