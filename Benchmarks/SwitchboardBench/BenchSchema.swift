@@ -10,7 +10,7 @@ enum BenchSchema {
     static func load(_ text: String, source: String) -> Result<GenerationSchema, UsageError> {
         do {
             let schema = try GenerationSchema(jsonSchema: text)
-            _ = try JSONConstraint(schema.grammar)
+            _ = try schema.compiledConstraint()   // with the definitions `$ref`s point to
             return .success(schema)
         } catch {
             return .failure(UsageError(description: "\(source): the schema cannot be used: \(error)"))

@@ -27,6 +27,13 @@ struct SchemaExitTests {
         #expect((try? BenchSchema.load(text, source: "city").get()) != nil)
     }
 
+    /// `$ref`s compile with the definitions they point to (a recursive Pydantic model, zod's `#`).
+    @Test(arguments: ["pydantic-Category.json", "pydantic-Person.json", "zod-Folder.json", "zod-Order.json"])
+    func aSchemaWithReferencesLoadsAndCompiles(_ name: String) throws {
+        let text = try String(contentsOfFile: Self.fixture(name), encoding: .utf8)
+        #expect(throws: Never.self) { try BenchSchema.load(text, source: name).get() }
+    }
+
     @Test func aStructuredTaskWithABadSchemaIsAUsageError() {
         #expect(throws: UsageError.self) {
             _ = try StructuredTask(line: #"{"prompt":"x","schema":{"type":"integer","minimum":10,"maximum":1}}"#)

@@ -57,6 +57,11 @@ import SwitchboardCore
         #expect(codes.allSatisfy { $0.stringValue?.count == 6 })
         let counts = try Self.generate(#"{"type":"object","additionalProperties":{"type":"integer"},"minProperties":2}"#, walks: 20)
         #expect(counts.allSatisfy { (($0.objectMembersForTest)?.count ?? 0) >= 2 })
+        // A pattern and a format together: what both accept (the format as generated).
+        let dates = try Self.generate(#"{"type":"string","format":"date","pattern":"^2024-0[1-3]-"}"#)
+        #expect(!dates.isEmpty && dates.allSatisfy { $0.stringValue?.hasPrefix("2024-0") == true })
+        let emails = try Self.generate(#"{"type":"string","format":"email","pattern":"^(?!a)(?!.*\\.\\.)[b-z.]+@"}"#)
+        #expect(!emails.isEmpty && emails.allSatisfy { $0.stringValue.map { !$0.hasPrefix("a") && !$0.contains("..") } == true })
         let tuples = try Self.generate(#"{"type":"array","prefixItems":[{"type":"integer"},{"type":"string"}],"items":false,"minItems":2}"#)
         #expect(tuples.allSatisfy { if case .array(let items) = $0 { items.count == 2 } else { false } })
     }
@@ -68,7 +73,7 @@ import SwitchboardCore
         (#"{"type":"number","multipleOf":0.3}"#, "multipleOf"),
         (##"{"$defs":{"a":{"$ref":"#/$defs/b"},"b":{"$ref":"#/$defs/a"}},"$ref":"#/$defs/a"}"##, "loop"),
         (##"{"$defs":{"t":{"type":"object","properties":{"t":{"$ref":"#/$defs/t"}},"required":["t"]}},"$ref":"#/$defs/t"}"##, "too large"),
-        (#"{"type":"string","pattern":"^a$","format":"date"}"#, "pattern together with a format"),
+        (#"{"type":"string","pattern":"^a$","format":"date"}"#, "format date matches the pattern"),
     ])
     func schemasTooOpenOrUnboundedAreTypedRefusals(schema: String, reason: String) throws {
         let imported = try GenerationSchema(jsonSchema: schema)   // valid JSON Schema: validation works

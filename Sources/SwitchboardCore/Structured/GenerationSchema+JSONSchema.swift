@@ -176,7 +176,6 @@ struct SchemaLowering {
             if let maxLength, maxLength < minLength { return Self.open("maxLength is below minLength") }
             let pattern = node["pattern"]?.stringValue
             let format = node["format"]?.stringValue.flatMap(SchemaFormat.init(rawValue:))
-            if pattern != nil, format != nil { return Self.open("a pattern together with a format") }
             return .string(minLength: minLength, maxLength: maxLength, pattern: pattern, format: format)
         case "integer", "number":
             var low = Self.double(node["minimum"]) ?? -.infinity, high = Self.double(node["maximum"]) ?? .infinity

@@ -5,8 +5,9 @@
 /// Supported: literals and escapes (`\n \t \r \f \v \0 \xHH \uHHHH`, escaped punctuation), `.`,
 /// classes `[a-z]`, `[^…]`, `\d \w \s` and their negations, anchors `^ $`, groups `( )`, `(?: )` and
 /// named groups, alternation, quantifiers `* + ? {n} {n,} {n,m}` (lazy forms match the same strings).
-/// Refused with `RegexError`: backreferences, lookaround, `\b`/`\B`, and patterns whose automaton
-/// would exceed the state caps (a typed error, never unbounded work).
+/// Lookaheads `(?=…)`/`(?!…)` right after a leading `^` (password rules, zod's email) are products of
+/// automata. Refused with `RegexError`: backreferences, lookbehind, other lookaheads, `\b`/`\B`, and
+/// patterns whose automaton would exceed the state caps (a typed error, never unbounded work).
 ///
 /// `pattern` is a search, not a full match (JSON Schema): the pattern may match anywhere unless
 /// anchored, so the automaton is built for `.*pattern.*` with `^`/`$` as assertions.
@@ -26,14 +27,34 @@ package struct SchemaRegex: Sendable, Hashable {
     static let maxDFAStates = 2_000
     static let maxRepeat = 1_000
     static let maxWork = 150_000
+    static let maxLookaheads = 8
 
     package init(_ source: String) throws(RegexError) {
-        self.source = source
         var parser = RegexParser(scalars: Array(source.unicodeScalars))
-        let tree = try parser.parse()
+        let (body, conditions) = Self.splitLookaheads(try parser.parse())
+        // Each lookahead is an automaton and a product, each within the caps: bound how many.
+        guard conditions.count <= Self.maxLookaheads else { throw .tooComplex("more than \(Self.maxLookaheads) lookaheads") }
+        var result = try Self.searchAutomaton(body, source: source)
+        // `^(?=X)R` matches what `^R` matches and has a prefix matching X (`^X` as a search);
+        // `^(?!X)R` what has none: products of the automata, so lookaheads cost nothing per character.
+        for (condition, negative) in conditions {
+            let prefix = try Self.searchAutomaton(.sequence([.startAnchor, condition]), source: source)
+            result = try result.product(prefix, source: source) { negative ? $0 && !$1 : $0 && $1 }
+        }
+        self = result
+    }
+
+    init(source: String, classStarts: [UInt32], transitions: [Int32], accepting: [Bool]) {
+        self.source = source
+        self.classStarts = classStarts
+        self.transitions = transitions
+        self.accepting = accepting
+    }
+
+    /// The automaton of `tree` as a search: `.*` before and after, anchored only where it says so.
+    private static func searchAutomaton(_ tree: RegexNode, source: String) throws(RegexError) -> SchemaRegex {
         var nfa = RegexNFA()
         let body = try nfa.build(tree)
-        // `.*` before and after: a search, anchored only where the pattern says so.
         let any = nfa.addSet(RegexParser.anyScalar)
         let head = nfa.newState(), tail = nfa.newState()
         nfa.edges[head].append(.chars(any, head))
@@ -41,9 +62,20 @@ package struct SchemaRegex: Sendable, Hashable {
         nfa.edges[body.end].append(.epsilon(tail))
         nfa.edges[tail].append(.chars(any, tail))
         let dfa = try RegexDFA(nfa: nfa, start: head, accept: tail)
-        classStarts = dfa.classStarts
-        transitions = dfa.transitions
-        accepting = dfa.accepting
+        return SchemaRegex(source: source, classStarts: dfa.classStarts, transitions: dfa.transitions, accepting: dfa.accepting)
+    }
+
+    /// Lookaheads right after a leading `^` (zod's email: `^(?!\.)(?!.*\.\.)…$`), taken out of the
+    /// pattern. Lookaheads anywhere else stay in the tree, and the NFA refuses them.
+    private static func splitLookaheads(_ tree: RegexNode) -> (RegexNode, [(RegexNode, negative: Bool)]) {
+        guard case .sequence(let items) = tree, case .startAnchor? = items.first else { return (tree, []) }
+        var conditions: [(RegexNode, negative: Bool)] = []
+        var rest = items.dropFirst()
+        while case .lookahead(let inner, let negative)? = rest.first {
+            conditions.append((inner, negative))
+            rest = rest.dropFirst()
+        }
+        return (.sequence([.startAnchor] + rest), conditions)
     }
 
     /// The class of `scalar` (binary search over the class starts).
@@ -95,6 +127,7 @@ indirect enum RegexNode: Sendable {
     case alternation([RegexNode])
     case repetition(RegexNode, min: Int, max: Int?)
     case startAnchor, endAnchor
+    case lookahead(RegexNode, negative: Bool)
 }
 
 /// Recursive descent over the pattern's scalars.
@@ -135,6 +168,7 @@ struct RegexParser {
             while let (min, max) = try quantifier() {
                 if case .startAnchor = atom { throw .syntax("nothing to repeat") }
                 if case .endAnchor = atom { throw .syntax("nothing to repeat") }
+                if case .lookahead = atom { throw .unsupported("a repeated lookahead") }
                 atom = .repetition(atom, min: min, max: max)
             }
             items.append(atom)
@@ -198,7 +232,13 @@ struct RegexParser {
                 index += 1
                 switch peek {
                 case ":": index += 1
-                case "=", "!": throw .unsupported("lookahead")
+                case "=", "!":
+                    let negative = peek == "!"
+                    index += 1
+                    let inner = try alternation()
+                    guard peek == ")" else { throw .syntax("missing ')'") }
+                    index += 1
+                    return .lookahead(inner, negative: negative)
                 case "<":
                     index += 1
                     if peek == "=" || peek == "!" { throw .unsupported("lookbehind") }
@@ -354,6 +394,8 @@ struct RegexNFA {
             let s = newState(), e = newState()
             if case .startAnchor = node { edges[s].append(.start(e)) } else { edges[s].append(.end(e)) }
             return (s, e)
+        case .lookahead:
+            throw .unsupported("a lookahead other than at the start of an anchored pattern (^(?=…) or ^(?!…))")
         case .sequence(let items):
             let s = newState()
             var end = s

@@ -35,7 +35,12 @@ extension GenerationSchema {
             return .string(maxLength: rules.maxLength, minLength: rules.minLength)
         }
         do {
-            let regex = try SchemaRegex(source)
+            var regex = try SchemaRegex(source)
+            // Both: the strings the pattern matches among those generated for the format.
+            if let format = rules.format, rules.pattern != nil {
+                regex = try regex.intersecting(SchemaRegex(format.generationPattern))
+                if regex.isEmpty { return .refused("no string the decoder generates for the format \(format.rawValue) matches the pattern") }
+            }
             let pattern = JSONGrammar.Pattern(classStarts: regex.classStarts, transitions: regex.transitions, accepting: regex.accepting)
             return .string(maxLength: rules.maxLength, minLength: rules.minLength, pattern: pattern)
         } catch {
