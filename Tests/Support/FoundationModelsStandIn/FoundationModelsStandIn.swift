@@ -1,0 +1,326 @@
+// A source-only stand-in for exactly the FoundationModels declarations that
+// `Sources/SwitchboardFoundationModels/Shell` uses, so Linux CI type-checks the shell. Test support:
+// no product ships it, and where the real framework exists every line here is compiled out.
+//
+// Each declaration is copied from Apple's published documentation (linked above it): the names,
+// labels, defaults and types the shell relies on. Bodies are not Apple's: they hold what they are given
+// (so shell tests can read back what the shell built) or do nothing. Declarations the shell does not
+// use are left out, so a shell change that needs one fails to compile here first.
+#if !canImport(FoundationModels)
+import Foundation
+
+// MARK: - SystemLanguageModel
+
+/// https://developer.apple.com/documentation/foundationmodels/systemlanguagemodel
+public final class SystemLanguageModel: Sendable {
+    /// https://developer.apple.com/documentation/foundationmodels/systemlanguagemodel/default
+    public static let `default` = SystemLanguageModel()
+
+    /// https://developer.apple.com/documentation/foundationmodels/systemlanguagemodel/availability-swift.property
+    public let availability: Availability
+    /// https://developer.apple.com/documentation/foundationmodels/systemlanguagemodel/contextsize
+    public let contextSize: Int
+    /// https://developer.apple.com/documentation/foundationmodels/systemlanguagemodel/supportedlanguages
+    public let supportedLanguages: Set<Locale.Language>
+
+    /// Not Apple's: lets shell tests state what the device reports.
+    public init(availability: Availability = .unavailable(.deviceNotEligible), contextSize: Int = 4096,
+                supportedLanguages: Set<Locale.Language> = []) {
+        self.availability = availability; self.contextSize = contextSize; self.supportedLanguages = supportedLanguages
+    }
+
+    /// https://developer.apple.com/documentation/foundationmodels/systemlanguagemodel/availability-swift.enum
+    public enum Availability: Sendable, Equatable {
+        /// https://developer.apple.com/documentation/foundationmodels/systemlanguagemodel/availability-swift.enum/available
+        case available
+        /// https://developer.apple.com/documentation/foundationmodels/systemlanguagemodel/availability-swift.enum/unavailable(_:)
+        case unavailable(UnavailableReason)
+
+        /// https://developer.apple.com/documentation/foundationmodels/systemlanguagemodel/availability-swift.enum/unavailablereason
+        public enum UnavailableReason: Sendable, Equatable {
+            /// https://developer.apple.com/documentation/foundationmodels/systemlanguagemodel/availability-swift.enum/unavailablereason/devicenoteligible
+            case deviceNotEligible
+            /// https://developer.apple.com/documentation/foundationmodels/systemlanguagemodel/availability-swift.enum/unavailablereason/appleintelligencenotenabled
+            case appleIntelligenceNotEnabled
+            /// https://developer.apple.com/documentation/foundationmodels/systemlanguagemodel/availability-swift.enum/unavailablereason/modelnotready
+            case modelNotReady
+        }
+    }
+}
+
+// MARK: - Session
+
+/// https://developer.apple.com/documentation/foundationmodels/languagemodelsession
+public final class LanguageModelSession: @unchecked Sendable {
+    /// Not Apple's: what the session was made with, for shell tests.
+    public let tools: [any Tool]
+    public let instructions: Instructions
+
+    /// https://developer.apple.com/documentation/foundationmodels/languagemodelsession/init(model:tools:instructions:)
+    public convenience init(model: SystemLanguageModel = .default, tools: [any Tool] = [],
+                            @InstructionsBuilder instructions: () throws -> Instructions) rethrows {
+        self.init(tools: tools, instructions: try instructions())
+    }
+
+    init(tools: [any Tool], instructions: Instructions) { self.tools = tools; self.instructions = instructions }
+
+    /// https://developer.apple.com/documentation/foundationmodels/languagemodelsession/streamresponse(to:options:)
+    public final func streamResponse(to prompt: Prompt, options: GenerationOptions = GenerationOptions())
+        -> sending LanguageModelSession.ResponseStream<String> {
+        ResponseStream(snapshots: [])
+    }
+
+    /// https://developer.apple.com/documentation/foundationmodels/languagemodelsession/streamresponse(to:schema:includeschemainprompt:options:)
+    public final func streamResponse(to prompt: Prompt, schema: GenerationSchema, includeSchemaInPrompt: Bool = true,
+                                     options: GenerationOptions = GenerationOptions())
+        -> sending LanguageModelSession.ResponseStream<GeneratedContent> {
+        ResponseStream(snapshots: [])
+    }
+
+    /// https://developer.apple.com/documentation/foundationmodels/languagemodelsession/responsestream
+    public struct ResponseStream<Content: Generable>: AsyncSequence {
+        public typealias Element = Snapshot
+        let snapshots: [Snapshot]
+
+        /// https://developer.apple.com/documentation/foundationmodels/languagemodelsession/responsestream/snapshot
+        public struct Snapshot {
+            /// https://developer.apple.com/documentation/foundationmodels/languagemodelsession/responsestream/snapshot/content
+            public var content: Content.PartiallyGenerated
+            /// https://developer.apple.com/documentation/foundationmodels/languagemodelsession/responsestream/snapshot/rawcontent
+            public var rawContent: GeneratedContent
+        }
+
+        public struct AsyncIterator: AsyncIteratorProtocol {
+            var rest: ArraySlice<Snapshot>
+            public mutating func next() async throws -> Snapshot? { rest.popFirst() }
+        }
+
+        public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(rest: snapshots[...]) }
+    }
+
+    /// https://developer.apple.com/documentation/foundationmodels/languagemodelsession/generationerror
+    public enum GenerationError: Error, LocalizedError {
+        /// https://developer.apple.com/documentation/foundationmodels/languagemodelsession/generationerror/exceededcontextwindowsize(_:)
+        case exceededContextWindowSize(Context)
+        /// https://developer.apple.com/documentation/foundationmodels/languagemodelsession/generationerror/assetsunavailable(_:)
+        case assetsUnavailable(Context)
+        /// https://developer.apple.com/documentation/foundationmodels/languagemodelsession/generationerror/guardrailviolation(_:)
+        case guardrailViolation(Context)
+        /// https://developer.apple.com/documentation/foundationmodels/languagemodelsession/generationerror/unsupportedguide(_:)
+        case unsupportedGuide(Context)
+        /// https://developer.apple.com/documentation/foundationmodels/languagemodelsession/generationerror/unsupportedlanguageorlocale(_:)
+        case unsupportedLanguageOrLocale(Context)
+        /// https://developer.apple.com/documentation/foundationmodels/languagemodelsession/generationerror/decodingfailure(_:)
+        case decodingFailure(Context)
+        /// https://developer.apple.com/documentation/foundationmodels/languagemodelsession/generationerror/ratelimited(_:)
+        case rateLimited(Context)
+        /// https://developer.apple.com/documentation/foundationmodels/languagemodelsession/generationerror/concurrentrequests(_:)
+        case concurrentRequests(Context)
+        /// https://developer.apple.com/documentation/foundationmodels/languagemodelsession/generationerror/refusal(_:_:)
+        case refusal(Refusal, Context)
+
+        /// https://developer.apple.com/documentation/foundationmodels/languagemodelsession/generationerror/context
+        public struct Context: Sendable {
+            public let debugDescription: String
+            public init(debugDescription: String) { self.debugDescription = debugDescription }
+        }
+
+        /// https://developer.apple.com/documentation/foundationmodels/languagemodelsession/generationerror/refusal
+        public struct Refusal: Sendable {
+            public init() {}
+        }
+    }
+
+    /// https://developer.apple.com/documentation/foundationmodels/languagemodelsession/toolcallerror
+    public struct ToolCallError: Error, @unchecked Sendable {
+        /// https://developer.apple.com/documentation/foundationmodels/languagemodelsession/toolcallerror/tool
+        public var tool: any Tool
+        /// https://developer.apple.com/documentation/foundationmodels/languagemodelsession/toolcallerror/underlyingerror
+        public var underlyingError: any Error
+        /// https://developer.apple.com/documentation/foundationmodels/languagemodelsession/toolcallerror/init(tool:underlyingerror:)
+        public init(tool: any Tool, underlyingError: any Error) { self.tool = tool; self.underlyingError = underlyingError }
+    }
+}
+
+// MARK: - Prompts and instructions
+
+/// https://developer.apple.com/documentation/foundationmodels/promptrepresentable
+public protocol PromptRepresentable {}
+/// https://developer.apple.com/documentation/foundationmodels/instructionsrepresentable
+public protocol InstructionsRepresentable {}
+extension String: PromptRepresentable, InstructionsRepresentable {}
+
+/// https://developer.apple.com/documentation/foundationmodels/prompt
+public struct Prompt: Sendable {
+    /// Not Apple's: the text, for shell tests.
+    public let text: String
+    /// https://developer.apple.com/documentation/foundationmodels/prompt/init(_:)
+    public init(@PromptBuilder _ content: () throws -> Prompt) rethrows { self = try content() }
+    init(text: String) { self.text = text }
+}
+
+/// https://developer.apple.com/documentation/foundationmodels/promptbuilder
+@resultBuilder public struct PromptBuilder {
+    public static func buildExpression(_ expression: String) -> String { expression }
+    public static func buildBlock(_ components: String...) -> Prompt { Prompt(text: components.joined(separator: "\n")) }
+}
+
+/// https://developer.apple.com/documentation/foundationmodels/instructions
+public struct Instructions: Sendable {
+    /// Not Apple's: the text, for shell tests.
+    public let text: String
+}
+
+/// https://developer.apple.com/documentation/foundationmodels/instructionsbuilder
+@resultBuilder public struct InstructionsBuilder {
+    public static func buildExpression(_ expression: String) -> String { expression }
+    public static func buildBlock(_ components: String...) -> Instructions { Instructions(text: components.joined(separator: "\n")) }
+}
+
+/// https://developer.apple.com/documentation/foundationmodels/generationoptions
+public struct GenerationOptions: Sendable, Equatable {
+    /// https://developer.apple.com/documentation/foundationmodels/generationoptions/samplingmode
+    public struct SamplingMode: Sendable, Equatable {}
+    /// https://developer.apple.com/documentation/foundationmodels/generationoptions/temperature
+    public var temperature: Double?
+    /// https://developer.apple.com/documentation/foundationmodels/generationoptions/maximumresponsetokens
+    public var maximumResponseTokens: Int?
+    /// https://developer.apple.com/documentation/foundationmodels/generationoptions/init(sampling:temperature:maximumresponsetokens:)
+    public init(sampling: GenerationOptions.SamplingMode? = nil, temperature: Double? = nil, maximumResponseTokens: Int? = nil) {
+        self.temperature = temperature; self.maximumResponseTokens = maximumResponseTokens
+    }
+}
+
+// MARK: - Generated content
+
+/// https://developer.apple.com/documentation/foundationmodels/generatedcontent
+public struct GeneratedContent: Sendable, Equatable {
+    /// https://developer.apple.com/documentation/foundationmodels/generatedcontent/jsonstring
+    public var jsonString: String
+    /// https://developer.apple.com/documentation/foundationmodels/generatedcontent/init(json:)
+    public init(json: String) throws { jsonString = json }
+}
+
+/// https://developer.apple.com/documentation/foundationmodels/convertiblefromgeneratedcontent
+public protocol ConvertibleFromGeneratedContent {}
+
+/// https://developer.apple.com/documentation/foundationmodels/generable
+public protocol Generable: ConvertibleFromGeneratedContent {
+    /// https://developer.apple.com/documentation/foundationmodels/generable/partiallygenerated
+    associatedtype PartiallyGenerated = Self
+}
+
+extension String: Generable {}
+extension Int: Generable {}
+extension Double: Generable {}
+extension Bool: Generable {}
+extension GeneratedContent: Generable {}
+
+// MARK: - Schemas
+
+/// https://developer.apple.com/documentation/foundationmodels/generationschema
+public struct GenerationSchema: Sendable {
+    /// Not Apple's: what it was made of, for shell tests.
+    public let root: DynamicGenerationSchema
+    public let dependencies: [DynamicGenerationSchema]
+    /// https://developer.apple.com/documentation/foundationmodels/generationschema/init(root:dependencies:)
+    public init(root: DynamicGenerationSchema, dependencies: [DynamicGenerationSchema]) throws {
+        self.root = root; self.dependencies = dependencies
+    }
+}
+
+/// https://developer.apple.com/documentation/foundationmodels/dynamicgenerationschema
+public struct DynamicGenerationSchema: Sendable {
+    /// Not Apple's: the initializer used and its arguments, for shell tests.
+    public indirect enum Made: Sendable {
+        case object(name: String, description: String?, properties: [Property])
+        case anyOf(name: String, description: String?, choices: [DynamicGenerationSchema])
+        case stringChoices(name: String, description: String?, choices: [String])
+        case array(of: DynamicGenerationSchema, minimumElements: Int?, maximumElements: Int?)
+        case type(String, guides: [String])
+        case reference(String)
+    }
+    public let made: Made
+
+    /// https://developer.apple.com/documentation/foundationmodels/dynamicgenerationschema/init(name:description:properties:)
+    public init(name: String, description: String? = nil, properties: [DynamicGenerationSchema.Property]) {
+        made = .object(name: name, description: description, properties: properties)
+    }
+    /// https://developer.apple.com/documentation/foundationmodels/dynamicgenerationschema/init(name:description:anyof:)
+    public init(name: String, description: String? = nil, anyOf choices: [DynamicGenerationSchema]) {
+        made = .anyOf(name: name, description: description, choices: choices)
+    }
+    /// https://developer.apple.com/documentation/foundationmodels/dynamicgenerationschema/init(name:description:anyof:)
+    /// (the overload of string choices)
+    public init(name: String, description: String? = nil, anyOf choices: [String]) {
+        made = .stringChoices(name: name, description: description, choices: choices)
+    }
+    /// https://developer.apple.com/documentation/foundationmodels/dynamicgenerationschema/init(arrayof:minimumelements:maximumelements:)
+    public init(arrayOf itemSchema: DynamicGenerationSchema, minimumElements: Int? = nil, maximumElements: Int? = nil) {
+        made = .array(of: itemSchema, minimumElements: minimumElements, maximumElements: maximumElements)
+    }
+    /// https://developer.apple.com/documentation/foundationmodels/dynamicgenerationschema/init(type:guides:)
+    public init<Value>(type: Value.Type, guides: [GenerationGuide<Value>] = []) where Value: Generable {
+        made = .type(String(describing: type), guides: guides.map(\.summary))
+    }
+    /// https://developer.apple.com/documentation/foundationmodels/dynamicgenerationschema/init(referenceto:)
+    public init(referenceTo name: String) { made = .reference(name) }
+
+    /// https://developer.apple.com/documentation/foundationmodels/dynamicgenerationschema/property
+    public struct Property: Sendable {
+        public let name: String
+        public let description: String?
+        public let schema: DynamicGenerationSchema
+        public let isOptional: Bool
+        /// https://developer.apple.com/documentation/foundationmodels/dynamicgenerationschema/property/init(name:description:schema:isoptional:)
+        public init(name: String, description: String? = nil, schema: DynamicGenerationSchema, isOptional: Bool = false) {
+            self.name = name; self.description = description; self.schema = schema; self.isOptional = isOptional
+        }
+    }
+}
+
+/// https://developer.apple.com/documentation/foundationmodels/generationguide
+public struct GenerationGuide<Value>: Sendable {
+    /// Not Apple's: the guide, for shell tests.
+    public let summary: String
+}
+
+extension GenerationGuide where Value == Int {
+    /// https://developer.apple.com/documentation/foundationmodels/generationguide/minimum(_:)
+    public static func minimum(_ value: Int) -> GenerationGuide<Int> { GenerationGuide(summary: "minimum \(value)") }
+    /// https://developer.apple.com/documentation/foundationmodels/generationguide/maximum(_:)
+    public static func maximum(_ value: Int) -> GenerationGuide<Int> { GenerationGuide(summary: "maximum \(value)") }
+}
+
+extension GenerationGuide where Value == Double {
+    /// https://developer.apple.com/documentation/foundationmodels/generationguide/minimum(_:)
+    public static func minimum(_ value: Double) -> GenerationGuide<Double> { GenerationGuide(summary: "minimum \(value)") }
+    /// https://developer.apple.com/documentation/foundationmodels/generationguide/maximum(_:)
+    public static func maximum(_ value: Double) -> GenerationGuide<Double> { GenerationGuide(summary: "maximum \(value)") }
+}
+
+extension GenerationGuide where Value == String {
+    /// https://developer.apple.com/documentation/foundationmodels/generationguide/pattern(_:)
+    public static func pattern<Output>(_ regex: Regex<Output>) -> GenerationGuide<String> { GenerationGuide(summary: "pattern") }
+}
+
+// MARK: - Tools
+
+/// https://developer.apple.com/documentation/foundationmodels/tool
+public protocol Tool<Arguments, Output>: Sendable {
+    /// https://developer.apple.com/documentation/foundationmodels/tool/arguments
+    associatedtype Arguments: ConvertibleFromGeneratedContent
+    /// https://developer.apple.com/documentation/foundationmodels/tool/output
+    associatedtype Output: PromptRepresentable
+    /// https://developer.apple.com/documentation/foundationmodels/tool/name
+    var name: String { get }
+    /// https://developer.apple.com/documentation/foundationmodels/tool/description
+    var description: String { get }
+    /// https://developer.apple.com/documentation/foundationmodels/tool/parameters
+    var parameters: GenerationSchema { get }
+    /// https://developer.apple.com/documentation/foundationmodels/tool/call(arguments:)
+    func call(arguments: Arguments) async throws -> Output
+}
+
+extension GeneratedContent: ConvertibleFromGeneratedContent {}
+#endif
