@@ -4,13 +4,12 @@ import SwitchboardCore
 /// `GeneratedContent` (dynamic arguments) and whose `parameters` are this translated schema.
 /// https://developer.apple.com/documentation/foundationmodels/tool
 package struct SystemModelTool: Sendable, Hashable {
-    package var name: String
-    package var description: String
+    /// The request's definition, as the app wrote it.
+    package var definition: ToolDefinition
+    /// Its parameters, translated.
     package var parameters: DynamicSchemaSet
-
-    package init(name: String, description: String, parameters: DynamicSchemaSet) {
-        self.name = name; self.description = description; self.parameters = parameters
-    }
+    package var name: String { definition.name }
+    package var description: String { definition.description }
 
     /// The tools the session offers: none when `toolChoice` is `.none`; a definition the framework
     /// cannot express refuses the whole request (`invalidRequest`: another provider takes it), since
@@ -21,8 +20,7 @@ package struct SystemModelTool: Sendable, Hashable {
         for definition in request.tools {
             if let problem = definition.problem { throw .invalidRequest(problem) }
             do {
-                tools.append(SystemModelTool(name: definition.name, description: definition.description,
-                                             parameters: try DynamicSchemaSet(definition.parameters)))
+                tools.append(SystemModelTool(definition: definition, parameters: try DynamicSchemaSet(definition.parameters)))
             } catch {
                 throw .invalidRequest("the tool \(definition.name)'s parameters: \(error.description)")
             }
