@@ -109,7 +109,8 @@ struct StreamingTests {
             .init([.snapshot("")], then: ToolCallCaptured(name: "weather", argumentsJSON: #"{"city":"Oslo"}"#,
                                                           sequence: request.firstToolCallSequence))
         }
-        var request = GenerationRequest(messages: [ChatMessage(.user, "before"), .assistant(toolCalls: [ToolCall(id: "x", name: "weather", arguments: "{}")]),
+        let earlier = ToolCall(id: "x", name: "weather", arguments: "{}")
+        var request = GenerationRequest(messages: [ChatMessage(.user, "before"), .assistant(toolCalls: [earlier]),
                                                    .tool(ToolResult(callID: "x", name: "weather", output: "rain")),
                                                    ChatMessage(.user, "and Oslo?")])
         request.tools = [ToolDefinition(name: "weather", description: "forecast", parameters: .object([.init("city", .string())]))]
