@@ -11,8 +11,8 @@ package struct SystemModelConversation: Sendable, Hashable {
         case response(String)
         /// The model's calls of the request's tools (their arguments as JSON text).
         case toolCalls([ToolCall])
-        /// One tool's result, as the model read it.
-        case toolOutput(name: String, output: String, isError: Bool)
+        /// One tool's result, as the model read it, with the id of the call it answers (when known).
+        case toolOutput(name: String, callID: String?, output: String, isError: Bool)
     }
 
     /// System messages in order, then the app's memory; nil when there is neither.
@@ -46,7 +46,8 @@ package struct SystemModelConversation: Sendable, Hashable {
                 if !message.content.isEmpty { turns.append(.response(message.content)) }
                 if !message.toolCalls.isEmpty { turns.append(.toolCalls(message.toolCalls)) }
             case .tool:
-                turns.append(.toolOutput(name: message.toolName ?? "tool", output: message.content, isError: message.isToolError))
+                turns.append(.toolOutput(name: message.toolName ?? "tool", callID: message.toolCallID, output: message.content,
+                                         isError: message.isToolError))
             }
         }
         if let memory = request.memory, !memory.isEmpty { system.append(Self.render(memory)) }
@@ -66,8 +67,8 @@ package struct SystemModelConversation: Sendable, Hashable {
         transcript = turns
     }
 
-    /// Instructions with the earlier turns written out after them: what the shell gives a session
-    /// while it does not build a framework `Transcript` (Docs/FoundationModels.md, "Not done").
+    /// Instructions with the earlier turns written out after them: what the shell gives a session when
+    /// the turns cannot be a framework `Transcript` (a tool call whose arguments are not JSON).
     package var instructionsWithTranscript: String? {
         guard !transcript.isEmpty else { return instructions }
         let history = "The conversation so far:\n" + transcript.map(Self.render).joined(separator: "\n")
@@ -79,7 +80,7 @@ package struct SystemModelConversation: Sendable, Hashable {
         case .prompt(let text): "User: \(text)"
         case .response(let text): "Assistant: \(text)"
         case .toolCalls(let calls): calls.map { "Assistant called \($0.name) with \($0.arguments)" }.joined(separator: "\n")
-        case .toolOutput(let name, let output, let isError): "\(name) \(isError ? "failed" : "returned"): \(output)"
+        case .toolOutput(let name, _, let output, let isError): "\(name) \(isError ? "failed" : "returned"): \(output)"
         }
     }
 

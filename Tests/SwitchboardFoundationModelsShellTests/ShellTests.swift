@@ -71,6 +71,40 @@ struct ShellTests {
         }
     }
 
+    @Test("The conversation becomes a Transcript: instructions with the tools, then every earlier turn in order")
+    func transcript() throws {
+        let call = ToolCall(id: "c1", name: "weather", arguments: #"{"city":"Oslo"}"#)
+        let conversation = SystemModelConversation(instructions: "Be brief.", transcript: [
+            .prompt("Weather in Oslo?"), .toolCalls([call]), .toolOutput(name: "weather", callID: "c1", output: "rain", isError: false),
+            .response("Rain."), .toolOutput(name: "weather", callID: nil, output: "timeout", isError: true),
+        ], prompt: "And tomorrow?")
+        let tool = CapturingTool(name: "weather", description: "forecast",
+                                 parameters: try GenerationSchema(root: .init(referenceTo: "x"), dependencies: []), sequence: 1)
+        let session = SystemLanguageModelBackend.session(conversation, model: SystemLanguageModel(), tools: [tool])
+        let entries = try #require(session.transcript?.entries)
+        #expect(entries.count == 6)
+        guard case .instructions(let instructions) = entries[0], case .text(let text) = instructions.segments.first else {
+            Issue.record("instructions"); return
+        }
+        #expect(text.content == "Be brief." && instructions.toolDefinitions.map(\.name) == ["weather"])
+        guard case .prompt = entries[1], case .toolCalls(let calls) = entries[2], case .toolOutput(let output) = entries[3],
+              case .response = entries[4], case .toolOutput(let failed) = entries[5] else { Issue.record("order"); return }
+        #expect(calls.calls.map(\.id) == ["c1"] && calls.calls.first?.arguments.jsonString == #"{"city":"Oslo"}"#)
+        #expect(output.id == "c1" && failed.id == "output-4")
+        guard case .text(let failure) = failed.segments.first else { Issue.record("segments"); return }
+        #expect(failure.content == "error: timeout")
+    }
+
+    @Test("Earlier tool-call arguments that are not JSON: the turns are written after the instructions instead, none dropped")
+    func transcriptFallback() {
+        let conversation = SystemModelConversation(instructions: nil, transcript: [
+            .prompt("Hi"), .toolCalls([ToolCall(id: "c", name: "t", arguments: "not json")]),
+        ], prompt: "Go on")
+        let session = SystemLanguageModelBackend.session(conversation, model: SystemLanguageModel(), tools: [])
+        #expect(session.transcript == nil)
+        #expect(session.instructions?.text == "The conversation so far:\nUser: Hi\nAssistant called t with not json")
+    }
+
     @Test("Availability reads each reason")
     func availability() async {
         #expect(await SystemLanguageModelBackend(model: SystemLanguageModel(availability: .available)).availability() == .available)

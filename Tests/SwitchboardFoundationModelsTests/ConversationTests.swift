@@ -39,6 +39,18 @@ struct ConversationTests {
         #expect(conversation.prompt == "lookup returned: 42\nlookup failed: boom")
     }
 
+    @Test("A tool result inside the conversation stays in the transcript with the id of the call it answers")
+    func toolResultInTranscript() throws {
+        let call = ToolCall(id: "c7", name: "lookup", arguments: "{}")
+        let conversation = try SystemModelConversation(GenerationRequest(messages: [
+            ChatMessage(.user, "Find x"), .assistant(toolCalls: [call]), .tool(ToolResult(callID: "c7", name: "lookup", output: "42")),
+            ChatMessage(.assistant, "It is 42."), ChatMessage(.user, "Thanks, and y?"),
+        ]))
+        #expect(conversation.transcript == [.prompt("Find x"), .toolCalls([call]),
+                                            .toolOutput(name: "lookup", callID: "c7", output: "42", isError: false), .response("It is 42.")])
+        #expect(conversation.prompt == "Thanks, and y?")
+    }
+
     @Test("No prompt and no user turn, or a partial answer to continue, are refused with invalidRequest")
     func refusals() {
         #expect(throws: ProviderError.self) { try SystemModelConversation(GenerationRequest(messages: [ChatMessage(.assistant, "hi")])) }

@@ -69,8 +69,7 @@ package struct SystemLanguageModelBackend: SystemModel {
                                        parameters: try generationSchema(tool.parameters),
                                        sequence: request.firstToolCallSequence + offset))
         }
-        let instructions = request.conversation.instructionsWithTranscript ?? ""
-        let session = LanguageModelSession(model: model, tools: tools) { instructions }
+        let session = Self.session(request.conversation, model: model, tools: tools)
         let options = GenerationOptions(sampling: nil, temperature: request.temperature,
                                         maximumResponseTokens: request.maximumResponseTokens)
         let text = request.conversation.prompt
@@ -83,6 +82,41 @@ package struct SystemLanguageModelBackend: SystemModel {
             let stream = session.streamResponse(to: prompt, options: options)
             for try await snapshot in stream { yield(.snapshot(snapshot.content)) }
         }
+    }
+
+    /// A session that holds the conversation so far as a framework `Transcript` (instructions with the
+    /// tools' definitions, then the earlier turns); the prompt is sent to it next. When a turn cannot be
+    /// a transcript entry (earlier tool-call arguments that are not JSON), the turns are written out
+    /// after the instructions instead, so nothing of the conversation is dropped.
+    static func session(_ conversation: SystemModelConversation, model: SystemLanguageModel, tools: [any Tool]) -> LanguageModelSession {
+        if let transcript = transcript(conversation, tools: tools) {
+            return LanguageModelSession(model: model, tools: tools, transcript: transcript)
+        }
+        let instructions = conversation.instructionsWithTranscript ?? ""
+        return LanguageModelSession(model: model, tools: tools) { instructions }
+    }
+
+    static func transcript(_ conversation: SystemModelConversation, tools: [any Tool]) -> Transcript? {
+        func text(_ content: String) -> [Transcript.Segment] { [.text(Transcript.TextSegment(content: content))] }
+        var entries: [Transcript.Entry] = [.instructions(Transcript.Instructions(
+            segments: text(conversation.instructions ?? ""), toolDefinitions: tools.map { Transcript.ToolDefinition(tool: $0) }))]
+        for (index, turn) in conversation.transcript.enumerated() {
+            switch turn {
+            case .prompt(let content): entries.append(.prompt(Transcript.Prompt(segments: text(content))))
+            case .response(let content): entries.append(.response(Transcript.Response(assetIDs: [], segments: text(content))))
+            case .toolCalls(let calls):
+                var converted: [Transcript.ToolCall] = []
+                for call in calls {
+                    guard let arguments = try? GeneratedContent(json: call.arguments) else { return nil }
+                    converted.append(Transcript.ToolCall(id: call.id, toolName: call.name, arguments: arguments))
+                }
+                entries.append(.toolCalls(Transcript.ToolCalls(converted)))
+            case .toolOutput(let name, let callID, let output, let isError):
+                entries.append(.toolOutput(Transcript.ToolOutput(id: callID ?? "output-\(index)", toolName: name,
+                                                                 segments: text(isError ? "error: " + output : output))))
+            }
+        }
+        return Transcript(entries: entries)
     }
 
     /// `GenerationSchema(root:dependencies:)` of the translated schema.

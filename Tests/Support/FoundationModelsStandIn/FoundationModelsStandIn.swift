@@ -54,15 +54,23 @@ public final class SystemLanguageModel: Sendable {
 public final class LanguageModelSession: @unchecked Sendable {
     /// Not Apple's: what the session was made with, for shell tests.
     public let tools: [any Tool]
-    public let instructions: Instructions
+    public let instructions: Instructions?
+    public let transcript: Transcript?
 
     /// https://developer.apple.com/documentation/foundationmodels/languagemodelsession/init(model:tools:instructions:)
     public convenience init(model: SystemLanguageModel = .default, tools: [any Tool] = [],
                             @InstructionsBuilder instructions: () throws -> Instructions) rethrows {
-        self.init(tools: tools, instructions: try instructions())
+        self.init(tools: tools, instructions: try instructions(), transcript: nil)
     }
 
-    init(tools: [any Tool], instructions: Instructions) { self.tools = tools; self.instructions = instructions }
+    /// https://developer.apple.com/documentation/foundationmodels/languagemodelsession/init(model:tools:transcript:)
+    public convenience init(model: SystemLanguageModel = .default, tools: [any Tool] = [], transcript: Transcript) {
+        self.init(tools: tools, instructions: nil, transcript: transcript)
+    }
+
+    init(tools: [any Tool], instructions: Instructions?, transcript: Transcript?) {
+        self.tools = tools; self.instructions = instructions; self.transcript = transcript
+    }
 
     /// https://developer.apple.com/documentation/foundationmodels/languagemodelsession/streamresponse(to:options:)
     public final func streamResponse(to prompt: Prompt, options: GenerationOptions = GenerationOptions())
@@ -142,6 +150,115 @@ public final class LanguageModelSession: @unchecked Sendable {
     }
 }
 
+// MARK: - Transcript
+
+/// https://developer.apple.com/documentation/foundationmodels/transcript
+public struct Transcript: Sendable {
+    /// Not Apple's storage: the entries given.
+    public let entries: [Entry]
+    /// https://developer.apple.com/documentation/foundationmodels/transcript/init(entries:)
+    public init(entries: some Sequence<Transcript.Entry> = []) { self.entries = Array(entries) }
+
+    /// https://developer.apple.com/documentation/foundationmodels/transcript/entry
+    public enum Entry: Sendable {
+        /// https://developer.apple.com/documentation/foundationmodels/transcript/entry/instructions(_:)
+        case instructions(Transcript.Instructions)
+        /// https://developer.apple.com/documentation/foundationmodels/transcript/entry/prompt(_:)
+        case prompt(Transcript.Prompt)
+        /// https://developer.apple.com/documentation/foundationmodels/transcript/entry/toolcalls(_:)
+        case toolCalls(Transcript.ToolCalls)
+        /// https://developer.apple.com/documentation/foundationmodels/transcript/entry/tooloutput(_:)
+        case toolOutput(Transcript.ToolOutput)
+        /// https://developer.apple.com/documentation/foundationmodels/transcript/entry/response(_:)
+        case response(Transcript.Response)
+    }
+
+    /// https://developer.apple.com/documentation/foundationmodels/transcript/segment
+    public enum Segment: Sendable {
+        /// https://developer.apple.com/documentation/foundationmodels/transcript/segment/text(_:)
+        case text(Transcript.TextSegment)
+    }
+
+    /// https://developer.apple.com/documentation/foundationmodels/transcript/textsegment
+    public struct TextSegment: Sendable {
+        /// https://developer.apple.com/documentation/foundationmodels/transcript/textsegment/content
+        public var content: String
+        /// https://developer.apple.com/documentation/foundationmodels/transcript/textsegment/init(id:content:)
+        public init(id: String = UUID().uuidString, content: String) { self.content = content }
+    }
+
+    /// https://developer.apple.com/documentation/foundationmodels/transcript/instructions
+    public struct Instructions: Sendable {
+        public var segments: [Transcript.Segment]
+        public var toolDefinitions: [Transcript.ToolDefinition]
+        /// https://developer.apple.com/documentation/foundationmodels/transcript/instructions/init(id:segments:tooldefinitions:)
+        /// (that page was not retrieved; the signature follows the type's documented properties and
+        /// the other entries' initializers)
+        public init(id: String = UUID().uuidString, segments: [Transcript.Segment], toolDefinitions: [Transcript.ToolDefinition]) {
+            self.segments = segments; self.toolDefinitions = toolDefinitions
+        }
+    }
+
+    /// https://developer.apple.com/documentation/foundationmodels/transcript/responseformat
+    public struct ResponseFormat: Sendable {}
+
+    /// https://developer.apple.com/documentation/foundationmodels/transcript/prompt
+    public struct Prompt: Sendable {
+        public var segments: [Transcript.Segment]
+        /// https://developer.apple.com/documentation/foundationmodels/transcript/prompt/init(id:segments:options:responseformat:)
+        public init(id: String = UUID().uuidString, segments: [Transcript.Segment], options: GenerationOptions = GenerationOptions(),
+                    responseFormat: Transcript.ResponseFormat? = nil) {
+            self.segments = segments
+        }
+    }
+
+    /// https://developer.apple.com/documentation/foundationmodels/transcript/response
+    public struct Response: Sendable {
+        public var segments: [Transcript.Segment]
+        /// https://developer.apple.com/documentation/foundationmodels/transcript/response/init(id:assetids:segments:)
+        public init(id: String = UUID().uuidString, assetIDs: [String], segments: [Transcript.Segment]) { self.segments = segments }
+    }
+
+    /// https://developer.apple.com/documentation/foundationmodels/transcript/toolcall
+    public struct ToolCall: Sendable {
+        public var id: String
+        public var toolName: String
+        public var arguments: GeneratedContent
+        /// https://developer.apple.com/documentation/foundationmodels/transcript/toolcall/init(id:toolname:arguments:)
+        public init(id: String, toolName: String, arguments: GeneratedContent) {
+            self.id = id; self.toolName = toolName; self.arguments = arguments
+        }
+    }
+
+    /// https://developer.apple.com/documentation/foundationmodels/transcript/toolcalls
+    public struct ToolCalls: Sendable {
+        /// Not Apple's storage (the real type is a collection of its calls).
+        public let calls: [Transcript.ToolCall]
+        /// https://developer.apple.com/documentation/foundationmodels/transcript/toolcalls/init(id:_:)
+        public init<S>(id: String = UUID().uuidString, _ calls: S) where S: Sequence, S.Element == Transcript.ToolCall {
+            self.calls = Array(calls)
+        }
+    }
+
+    /// https://developer.apple.com/documentation/foundationmodels/transcript/tooloutput
+    public struct ToolOutput: Sendable {
+        public var id: String
+        public var toolName: String
+        public var segments: [Transcript.Segment]
+        /// https://developer.apple.com/documentation/foundationmodels/transcript/tooloutput/init(id:toolname:segments:)
+        public init(id: String, toolName: String, segments: [Transcript.Segment]) {
+            self.id = id; self.toolName = toolName; self.segments = segments
+        }
+    }
+
+    /// https://developer.apple.com/documentation/foundationmodels/transcript/tooldefinition
+    public struct ToolDefinition: Sendable {
+        public var name: String
+        /// https://developer.apple.com/documentation/foundationmodels/transcript/tooldefinition/init(tool:)
+        public init(tool: some Tool) { name = tool.name }
+    }
+}
+
 // MARK: - Prompts and instructions
 
 /// https://developer.apple.com/documentation/foundationmodels/promptrepresentable
@@ -198,7 +315,11 @@ public struct GeneratedContent: Sendable, Equatable {
     /// https://developer.apple.com/documentation/foundationmodels/generatedcontent/jsonstring
     public var jsonString: String
     /// https://developer.apple.com/documentation/foundationmodels/generatedcontent/init(json:)
-    public init(json: String) throws { jsonString = json }
+    /// (the body checks the text is JSON, as the framework does, so the shell's fallback is testable)
+    public init(json: String) throws {
+        _ = try JSONSerialization.jsonObject(with: Data(json.utf8), options: [.fragmentsAllowed])
+        jsonString = json
+    }
 }
 
 /// https://developer.apple.com/documentation/foundationmodels/convertiblefromgeneratedcontent
