@@ -28,7 +28,7 @@ let package = Package(
         .target(name: "SwitchboardRemote", dependencies: ["SwitchboardCore"]),
         // Apple's system model as a provider: plain-Swift mapping everywhere, and a thin shell over the
         // framework in `Shell/`, compiled only where `FoundationModels` exists (Docs/FoundationModels.md).
-        .target(name: "SwitchboardFoundationModels", dependencies: ["SwitchboardCore"]),
+        .target(name: "SwitchboardFoundationModels", dependencies: ["Switchboard"]),
         // Test support only, never a product: the FoundationModels declarations the shell uses, copied
         // from Apple's documentation, compiled only where the real framework is absent.
         .target(name: "FoundationModelsStandIn", path: "Tests/Support/FoundationModelsStandIn"),
@@ -49,7 +49,7 @@ let package = Package(
         // Compiles the shipped shell (`Sources/SwitchboardFoundationModels/Shell`, linked here) against the
         // stand-in, so Linux CI type-checks it; on Apple platforms the same files build against the SDK.
         .testTarget(name: "SwitchboardFoundationModelsShellTests",
-                    dependencies: ["SwitchboardFoundationModels", "FoundationModelsStandIn"],
+                    dependencies: ["Switchboard", "SwitchboardFoundationModels", "SwitchboardTestKit", "FoundationModelsStandIn"],
                     swiftSettings: [.define("FOUNDATION_MODELS_STAND_IN")]),
         // The bench's argument parsing and a small chaos run, through `@testable import` of the executable target.
         .testTarget(name: "SwitchboardBenchTests", dependencies: ["SwitchboardBench", "SwitchboardTestKit"]),

@@ -231,9 +231,10 @@ public struct Transcript: Sendable {
     }
 
     /// https://developer.apple.com/documentation/foundationmodels/transcript/toolcalls
-    public struct ToolCalls: Sendable {
-        /// Not Apple's storage (the real type is a collection of its calls).
+    public struct ToolCalls: Sendable, Sequence {
+        /// Not Apple's storage (the real type is a random-access collection of its calls).
         public let calls: [Transcript.ToolCall]
+        public func makeIterator() -> IndexingIterator<[Transcript.ToolCall]> { calls.makeIterator() }
         /// https://developer.apple.com/documentation/foundationmodels/transcript/toolcalls/init(id:_:)
         public init<S>(id: String = UUID().uuidString, _ calls: S) where S: Sequence, S.Element == Transcript.ToolCall {
             self.calls = Array(calls)
@@ -253,9 +254,18 @@ public struct Transcript: Sendable {
 
     /// https://developer.apple.com/documentation/foundationmodels/transcript/tooldefinition
     public struct ToolDefinition: Sendable {
+        /// https://developer.apple.com/documentation/foundationmodels/transcript/tooldefinition/name
         public var name: String
+        /// https://developer.apple.com/documentation/foundationmodels/transcript/tooldefinition/description
+        public var description: String
+        /// https://developer.apple.com/documentation/foundationmodels/transcript/tooldefinition/parameters
+        public var parameters: GenerationSchema
         /// https://developer.apple.com/documentation/foundationmodels/transcript/tooldefinition/init(tool:)
-        public init(tool: some Tool) { name = tool.name }
+        public init(tool: some Tool) { name = tool.name; description = tool.description; parameters = tool.parameters }
+        /// https://developer.apple.com/documentation/foundationmodels/transcript/tooldefinition/init(name:description:parameters:)
+        public init(name: String, description: String, parameters: GenerationSchema) {
+            self.name = name; self.description = description; self.parameters = parameters
+        }
     }
 }
 
@@ -340,8 +350,29 @@ extension GeneratedContent: Generable {}
 // MARK: - Schemas
 
 /// https://developer.apple.com/documentation/foundationmodels/generationschema
-public struct GenerationSchema: Sendable {
-    /// Not Apple's: what it was made of, for shell tests.
+public struct GenerationSchema: Sendable, Encodable {
+    /// Not Apple's: what it was made of, for shell tests; it encodes as this JSON text.
+    public var encodedJSON = #"{"type":"object","properties":{}}"#
+    public func encode(to encoder: any Encoder) throws {
+        let object = try JSONSerialization.jsonObject(with: Data(encodedJSON.utf8))
+        var container = encoder.singleValueContainer()
+        try container.encode(JSONText(object))
+    }
+    private struct JSONText: Encodable {
+        let object: Any
+        init(_ object: Any) { self.object = object }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            switch object {
+            case let dictionary as [String: Any]:
+                try container.encode(dictionary.mapValues(JSONText.init))
+            case let array as [Any]: try container.encode(array.map(JSONText.init))
+            case let string as String: try container.encode(string)
+            case let number as NSNumber: try container.encode(number.doubleValue)
+            default: try container.encodeNil()
+            }
+        }
+    }
     public let root: DynamicGenerationSchema
     public let dependencies: [DynamicGenerationSchema]
     /// https://developer.apple.com/documentation/foundationmodels/generationschema/init(root:dependencies:)
@@ -444,4 +475,144 @@ public protocol Tool<Arguments, Output>: Sendable {
 }
 
 extension GeneratedContent: ConvertibleFromGeneratedContent {}
+
+// MARK: - OS 27: models and executors
+
+/// https://developer.apple.com/documentation/foundationmodels/languagemodelcapabilities
+public struct LanguageModelCapabilities: Sendable {
+    /// Not Apple's storage: the capabilities given.
+    public let declared: [Capability]
+    /// https://developer.apple.com/documentation/foundationmodels/languagemodelcapabilities (its overview's `init(_:)`)
+    public init(_ capabilities: [Capability]) { declared = capabilities }
+    /// https://developer.apple.com/documentation/foundationmodels/languagemodelcapabilities/capability
+    public struct Capability: Sendable, Hashable {
+        let name: String
+        /// https://developer.apple.com/documentation/foundationmodels/languagemodelcapabilities/capability/toolcalling
+        public static var toolCalling: Capability { Capability(name: "toolCalling") }
+        /// https://developer.apple.com/documentation/foundationmodels/languagemodelcapabilities/capability/guidedgeneration
+        public static var guidedGeneration: Capability { Capability(name: "guidedGeneration") }
+    }
+    public func contains(_ capability: Capability) -> Bool { declared.contains(capability) }
+}
+
+/// https://developer.apple.com/documentation/foundationmodels/languagemodel
+public protocol LanguageModel: Sendable {
+    /// https://developer.apple.com/documentation/foundationmodels/languagemodel/executor
+    associatedtype Executor: LanguageModelExecutor where Self == Self.Executor.Model
+    /// https://developer.apple.com/documentation/foundationmodels/languagemodel/executorconfiguration
+    var executorConfiguration: Self.Executor.Configuration { get }
+    /// https://developer.apple.com/documentation/foundationmodels/languagemodel/capabilities
+    var capabilities: LanguageModelCapabilities { get }
+}
+
+/// https://developer.apple.com/documentation/foundationmodels/languagemodelexecutor
+public protocol LanguageModelExecutor: Sendable {
+    /// https://developer.apple.com/documentation/foundationmodels/languagemodelexecutor/model
+    associatedtype Model: LanguageModel
+    /// https://developer.apple.com/documentation/foundationmodels/languagemodelexecutor/configuration
+    associatedtype Configuration: Hashable, Sendable
+    /// https://developer.apple.com/documentation/foundationmodels/languagemodelexecutor/init(configuration:)
+    init(configuration: Self.Configuration) throws
+    /// https://developer.apple.com/documentation/foundationmodels/languagemodelexecutor/respond(to:model:streaminginto:)
+    func respond(to request: LanguageModelExecutorGenerationRequest, model: Self.Model,
+                 streamingInto channel: LanguageModelExecutorGenerationChannel) async throws
+}
+
+/// https://developer.apple.com/documentation/foundationmodels/languagemodelexecutorgenerationrequest
+public struct LanguageModelExecutorGenerationRequest: Sendable {
+    /// https://developer.apple.com/documentation/foundationmodels/languagemodelexecutorgenerationrequest/transcript
+    public var transcript: Transcript
+    /// https://developer.apple.com/documentation/foundationmodels/languagemodelexecutorgenerationrequest/enabledtools
+    public var enabledTools: [Transcript.ToolDefinition]
+    /// https://developer.apple.com/documentation/foundationmodels/languagemodelexecutorgenerationrequest/schema
+    public var schema: GenerationSchema?
+    /// https://developer.apple.com/documentation/foundationmodels/languagemodelexecutorgenerationrequest/generationoptions
+    public var generationOptions: GenerationOptions
+    /// Not Apple's initializer (the documented one also takes an id, context options and metadata).
+    public init(transcript: Transcript, enabledTools: [Transcript.ToolDefinition], schema: GenerationSchema? = nil,
+                generationOptions: GenerationOptions) {
+        self.transcript = transcript; self.enabledTools = enabledTools; self.schema = schema; self.generationOptions = generationOptions
+    }
+}
+
+/// https://developer.apple.com/documentation/foundationmodels/languagemodelexecutorgenerationchannel
+public struct LanguageModelExecutorGenerationChannel: Sendable {
+    /// Not Apple's: where sent events go, for shell tests.
+    let sink: @Sendable (Event) -> Void
+    public init(sink: @escaping @Sendable (Event) -> Void) { self.sink = sink }
+
+    /// https://developer.apple.com/documentation/foundationmodels/languagemodelexecutorgenerationchannel/send(_:)
+    public func send(_ event: Event) async { sink(event) }
+
+    /// https://developer.apple.com/documentation/foundationmodels/languagemodelexecutorgenerationchannel/event
+    public struct Event: Sendable {
+        /// Not Apple's: what the event carries, for shell tests.
+        public enum Made: Sendable { case response(entryID: String?, Response.Action), toolCalls(entryID: String?, ToolCalls.Action) }
+        public let made: Made
+        /// https://developer.apple.com/documentation/foundationmodels/languagemodelexecutorgenerationchannel/event/response(entryid:action:)
+        public static func response(entryID: String? = nil, action: Response.Action) -> Event { Event(made: .response(entryID: entryID, action)) }
+        /// https://developer.apple.com/documentation/foundationmodels/languagemodelexecutorgenerationchannel/event/toolcalls(entryid:action:)
+        public static func toolCalls(entryID: String? = nil, action: ToolCalls.Action) -> Event { Event(made: .toolCalls(entryID: entryID, action)) }
+    }
+
+    /// https://developer.apple.com/documentation/foundationmodels/languagemodelexecutorgenerationchannel/response
+    public struct Response: Sendable {
+        /// https://developer.apple.com/documentation/foundationmodels/languagemodelexecutorgenerationchannel/response/action-swift.struct
+        public enum Action: Sendable {
+            case appendTextMade(String, tokenCount: Int)
+            case updateUsageMade(input: Usage.Input, output: Usage.Output)
+            /// https://developer.apple.com/documentation/foundationmodels/languagemodelexecutorgenerationchannel/response/action-swift.struct/appendtext(_:segmentid:tokencount:)
+            public static func appendText(_ text: String, segmentID: String? = nil, tokenCount: Int) -> Action {
+                .appendTextMade(text, tokenCount: tokenCount)
+            }
+            /// https://developer.apple.com/documentation/foundationmodels/languagemodelexecutorgenerationchannel/response/action-swift.struct/updateusage(input:output:metadata:)
+            public static func updateUsage(input: Usage.Input, output: Usage.Output) -> Action { .updateUsageMade(input: input, output: output) }
+        }
+    }
+
+    /// https://developer.apple.com/documentation/foundationmodels/languagemodelexecutorgenerationchannel/toolcalls
+    public struct ToolCalls: Sendable {
+        /// https://developer.apple.com/documentation/foundationmodels/languagemodelexecutorgenerationchannel/toolcalls/action-swift.struct
+        public enum Action: Sendable {
+            case toolCallMade(id: String, name: String, action: ToolCall.Action)
+            /// https://developer.apple.com/documentation/foundationmodels/languagemodelexecutorgenerationchannel/toolcalls/action-swift.struct/toolcall(id:name:action:)
+            public static func toolCall(id: String, name: String, action: ToolCall.Action) -> Action {
+                .toolCallMade(id: id, name: name, action: action)
+            }
+        }
+        /// https://developer.apple.com/documentation/foundationmodels/languagemodelexecutorgenerationchannel/toolcalls/toolcall
+        public struct ToolCall: Sendable {
+            /// https://developer.apple.com/documentation/foundationmodels/languagemodelexecutorgenerationchannel/toolcalls/toolcall/action
+            public enum Action: Sendable {
+                case appendArgumentsMade(String, tokenCount: Int)
+                /// https://developer.apple.com/documentation/foundationmodels/languagemodelexecutorgenerationchannel/toolcalls/toolcall/action/appendarguments(_:tokencount:)
+                public static func appendArguments(_ content: String, tokenCount: Int) -> Action {
+                    .appendArgumentsMade(content, tokenCount: tokenCount)
+                }
+            }
+        }
+    }
+
+    /// https://developer.apple.com/documentation/foundationmodels/languagemodelexecutorgenerationchannel/usage
+    public struct Usage: Sendable {
+        /// https://developer.apple.com/documentation/foundationmodels/languagemodelexecutorgenerationchannel/usage/input-swift.struct
+        public struct Input: Sendable, Equatable {
+            public var totalTokenCount: Int
+            public var cachedTokenCount: Int
+            /// https://developer.apple.com/documentation/foundationmodels/languagemodelexecutorgenerationchannel/usage/input-swift.struct/init(totaltokencount:cachedtokencount:)
+            public init(totalTokenCount: Int, cachedTokenCount: Int) {
+                self.totalTokenCount = totalTokenCount; self.cachedTokenCount = cachedTokenCount
+            }
+        }
+        /// https://developer.apple.com/documentation/foundationmodels/languagemodelexecutorgenerationchannel/usage/output-swift.struct
+        public struct Output: Sendable, Equatable {
+            public var totalTokenCount: Int
+            public var reasoningTokenCount: Int
+            /// https://developer.apple.com/documentation/foundationmodels/languagemodelexecutorgenerationchannel/usage/output-swift.struct/init(totaltokencount:reasoningtokencount:)
+            public init(totalTokenCount: Int, reasoningTokenCount: Int) {
+                self.totalTokenCount = totalTokenCount; self.reasoningTokenCount = reasoningTokenCount
+            }
+        }
+    }
+}
 #endif
