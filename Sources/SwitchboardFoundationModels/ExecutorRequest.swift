@@ -18,9 +18,7 @@ package struct ExecutorRequest: Sendable, Hashable {
     package var maximumResponseTokens: Int?
 
     package struct Tool: Sendable, Hashable {
-        package var name: String
-        package var description: String
-        package var parametersJSON: String
+        package var name: String, description: String, parametersJSON: String
         package init(name: String, description: String, parametersJSON: String) {
             self.name = name; self.description = description; self.parametersJSON = parametersJSON
         }
