@@ -50,7 +50,6 @@ struct SystemModelRoutingTests {
         let fleet = Fleet()
         let response = try await fleet.coordinator().respond(to: Self.structured("Capital of Norway?"))
         #expect(response.providerID == "apple-system-model")
-        #expect(response.text == #"{"city":"Oslo"}"#)
         #expect(fleet.system.calls.count == 1 && fleet.system.calls[0].schema != nil)
         #expect(await fleet.engine.callCount == 0)
     }
@@ -62,8 +61,8 @@ struct SystemModelRoutingTests {
         let coordinator = fleet.coordinator()
         let response = try await coordinator.respond(to: Self.structured("Capital of Norway?"))
         #expect(response.providerID == "engine")
-        #expect(response.text == #"{"city":"Bergen"}"#)
         #expect(fleet.system.calls.isEmpty)
+        #expect(await fleet.engine.callCount == 1)
         fleet.system.setAvailability(.available)
         #expect(try await coordinator.respond(to: Self.structured("Capital of Norway?")).providerID == "apple-system-model")
         fleet.system.setAvailability(.appleIntelligenceNotEnabled)
