@@ -80,7 +80,7 @@ extension Coordinator {
         let budget = chosenBudget ?? configuration.defaultDeadline?.budget(maxTokens: request.maxTokens)
         let machine = AttemptStateMachine(
             candidates: ranked.map { .init(id: $0.id, isOnDevice: $0.capabilities.isOnDevice,
-                                           maxContextTokens: $0.capabilities.maxContextTokens) },
+                                           maxContextTokens: $0.capabilities.maxContextTokens, locality: $0.capabilities.locality) },
             level: analysis.privacy, retry: configuration.retry, privacy: configuration.privacy,
             streaming: events != nil, maxResumes: configuration.maxResumes,
             deadline: budget.map { start + $0 },
@@ -120,7 +120,7 @@ extension Coordinator {
             case .acquire(let id):
                 guard let provider = state.withLock({ $0.registry[id]?.provider }) else { action = run.machine.skipped(.unavailable, now: clock.now()); continue }
                 // Defence in depth: whatever chose this provider, a private request never leaves the device.
-                guard configuration.privacy.mayDispatch(analysis.privacy, onDevice: provider.capabilities.isOnDevice) else {
+                guard configuration.privacy.mayDispatch(analysis.privacy, to: provider.capabilities.locality) else {
                     action = run.machine.skipped(.privacy, now: clock.now()); continue
                 }
                 if Task.isCancelled { action = run.machine.cancelled(); continue }

@@ -14,7 +14,7 @@ extension Coordinator {
                      primary: any Provider) async -> HedgeTarget? {
         guard request.hedge ?? configuration.hedging.enabled,
               let candidate = run.machine.hedgeCandidate(), let provider = state.withLock({ $0.registry[candidate.id]?.provider }),
-              configuration.privacy.mayDispatch(analysis.privacy, onDevice: provider.capabilities.isOnDevice)
+              configuration.privacy.mayDispatch(analysis.privacy, to: provider.capabilities.locality)
         else { return nil }
         let measured = await metrics.metrics(for: primary.id)?.timeToFirstToken
         let delay = configuration.hedging.delay(measuredP95: measured.flatMap { $0.count > 0 ? $0.p95 : nil },

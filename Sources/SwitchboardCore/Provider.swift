@@ -23,8 +23,14 @@ public struct TokenPricing: Sendable, Hashable, Codable {
 
 /// What a provider can do. Routing filters on these before it scores anything.
 public struct ProviderCapabilities: Sendable, Hashable {
-    /// Runs on this device: the only kind that may see personal or sensitive requests.
-    public var isOnDevice: Bool
+    /// Where the provider runs; the privacy policy decides per place (`PrivacyPolicy.mayDispatch(_:to:)`).
+    public var locality: ProviderLocality
+    /// Runs on this device: the only kind that may see sensitive requests. Setting it to false moves an
+    /// on-device provider to a third-party cloud (set `locality` for Private Cloud Compute).
+    public var isOnDevice: Bool {
+        get { locality == .device }
+        set { if newValue { locality = .device } else if locality == .device { locality = .thirdPartyCloud } }
+    }
     /// Prompt plus output tokens the provider accepts.
     public var maxContextTokens: Int
     public var supportsImages: Bool
@@ -47,8 +53,10 @@ public struct ProviderCapabilities: Sendable, Hashable {
     public init(isOnDevice: Bool, maxContextTokens: Int, supportsImages: Bool = false,
                 supportsStructuredOutput: Bool = false, followsInstructions: Bool = true, maxConcurrency: Int? = nil,
                 pricing: TokenPricing = .free, supportsToolCalling: Bool = false,
-                expectedTimeToFirstToken: Duration = .milliseconds(200), expectedTokensPerSecond: Double = 50) {
-        self.isOnDevice = isOnDevice; self.maxContextTokens = maxContextTokens
+                expectedTimeToFirstToken: Duration = .milliseconds(200), expectedTokensPerSecond: Double = 50,
+                locality: ProviderLocality? = nil) {
+        // `locality`, when given, says more than `isOnDevice` (Private Cloud Compute is not on the device).
+        self.locality = locality ?? (isOnDevice ? .device : .thirdPartyCloud); self.maxContextTokens = maxContextTokens
         self.supportsImages = supportsImages; self.supportsStructuredOutput = supportsStructuredOutput
         self.supportsToolCalling = supportsToolCalling
         self.followsInstructions = followsInstructions

@@ -6,7 +6,8 @@ import Testing
 /// `SWITCHBOARD_WRITE_API=1 swift test --filter PublicAPITests` and commit it with the change.
 @Suite struct PublicAPITests {
     /// The libraries an app links. (`SwitchboardTestKit` is test support and not listed.)
-    static let modules = ["Switchboard", "SwitchboardCore", "SwitchboardLocal", "SwitchboardRemote", "SwitchboardInference"]
+    static let modules = ["Switchboard", "SwitchboardCore", "SwitchboardLocal", "SwitchboardRemote", "SwitchboardInference",
+                          "SwitchboardFoundationModels"]
 
     static var root: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

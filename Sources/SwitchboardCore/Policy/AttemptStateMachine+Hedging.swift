@@ -5,7 +5,7 @@ extension AttemptStateMachine {
         guard index + 1 < candidates.count else { return nil }
         for candidate in candidates[(index + 1)...] {
             if let minimum = minimumContext, candidate.maxContextTokens <= minimum { continue }
-            guard privacy.mayDispatch(level, onDevice: candidate.isOnDevice) else { continue }
+            guard privacy.mayDispatch(level, to: candidate.locality) else { continue }
             return candidate
         }
         return nil

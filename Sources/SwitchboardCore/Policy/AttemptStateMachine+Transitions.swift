@@ -130,7 +130,7 @@ extension AttemptStateMachine {
             let candidate = candidates[index]
             if let minimum = minimumContext, candidate.maxContextTokens <= minimum {
                 skipped.append(Ineligibility(provider: candidate.id, reason: .contextTooSmall))
-            } else if !privacy.mayDispatch(level, onDevice: candidate.isOnDevice) {
+            } else if !privacy.mayDispatch(level, to: candidate.locality) {
                 // Whatever ranked this provider, a private request never leaves the device.
                 skipped.append(Ineligibility(provider: candidate.id, reason: .privacy))
             } else {

@@ -11,8 +11,11 @@ public struct AttemptStateMachine: Sendable {
         public var id: ProviderID
         public var isOnDevice: Bool
         public var maxContextTokens: Int
-        public init(id: ProviderID, isOnDevice: Bool, maxContextTokens: Int) {
-            self.id = id; self.isOnDevice = isOnDevice; self.maxContextTokens = maxContextTokens
+        /// Where it runs, for the privacy re-check at dispatch; derived from `isOnDevice` when not given.
+        public var locality: ProviderLocality
+        public init(id: ProviderID, isOnDevice: Bool, maxContextTokens: Int, locality: ProviderLocality? = nil) {
+            self.id = id; self.isOnDevice = locality.map { $0 == .device } ?? isOnDevice; self.maxContextTokens = maxContextTokens
+            self.locality = locality ?? (isOnDevice ? .device : .thirdPartyCloud)
         }
     }
 

@@ -31,7 +31,7 @@ package struct EligibilityPolicy: Sendable, Hashable {
                                 device: DeviceState) -> Ineligibility.Reason? {
         let caps = candidate.capabilities
         if request.excludedProviders.contains(candidate.id) { return .excluded }
-        if !privacy.mayDispatch(analysis.privacy, onDevice: caps.isOnDevice) { return .privacy }
+        if !privacy.mayDispatch(analysis.privacy, to: caps.locality) { return .privacy }
         if !candidate.availability.canServe { return .unavailable }
         if case .open = candidate.breaker { return .circuitOpen }
         if analysis.contextNeeded(maxTokens: request.maxTokens) > caps.maxContextTokens { return .contextTooSmall }
