@@ -91,7 +91,7 @@ actor CountingDeviceState: DeviceStateProviding {
         #expect(await coordinator.metrics.snapshot().providers["local"]?.requests == 10)
         _ = try await coordinator.respond(to: GenerationRequest(prompt: "Hello again"))
         #expect(await coordinator.metricsSnapshot().providers["local"]?.successes == 11)
-        let counts = await coordinator.requestCounts()
+        let counts = coordinator.requestCounts()
         #expect(counts.accepted == 11 && counts.completed == 11)
     }
 
