@@ -13,10 +13,10 @@ extension AttemptStateMachine {
 
     /// Whether the hedge's provider, as registered when the hedge is due, may take the request: the
     /// dispatch-time privacy check of `located`, for the second call of a hedged strategy.
-    public func mayHedge(onDevice isOnDevice: Bool) -> Bool { privacy.mayDispatch(level, onDevice: isOnDevice) }
+    package func mayHedge(onDevice isOnDevice: Bool) -> Bool { privacy.mayDispatch(level, onDevice: isOnDevice) }
 
     /// A hedge call to `id` was started beside the current call: it counts as an attempt.
-    public mutating func hedgeStarted(_ id: ProviderID, queueWait: Duration) -> SwitchboardEvent {
+    package mutating func hedgeStarted(_ id: ProviderID, queueWait: Duration) -> SwitchboardEvent {
         totalAttempts += 1
         hedges += 1
         self.queueWait += queueWait

@@ -1,12 +1,12 @@
 extension AttemptStateMachine {
-    public mutating func start(now: Duration) -> Action { nextCandidate(now: now) }
+    package mutating func start(now: Duration) -> Action { nextCandidate(now: now) }
 
     /// The caller's task was cancelled (or a slot wait or sleep was interrupted by it).
-    public mutating func cancelled() -> Action { .finish(.failure(.cancelled)) }
+    package mutating func cancelled() -> Action { .finish(.failure(.cancelled)) }
 
     /// The current provider cannot be tried (its breaker is open, it left the registry, or the
     /// dispatch-time privacy check refused it).
-    public mutating func skipped(_ reason: Ineligibility.Reason, now: Duration) -> Action {
+    package mutating func skipped(_ reason: Ineligibility.Reason, now: Duration) -> Action {
         if let id = currentProvider { skipped.append(Ineligibility(provider: id, reason: reason)) }
         advance()
         return nextCandidate(now: now)
@@ -16,7 +16,7 @@ extension AttemptStateMachine {
     /// `cancelled` when the caller's task was. The privacy rule is checked again on the provider as
     /// registered now (one registered again since ranking may run elsewhere): defence in depth, a
     /// private request never leaves the device whatever ranked it.
-    public mutating func located(isOnDevice: Bool?, cancelled: Bool, now: Duration) -> Action {
+    package mutating func located(isOnDevice: Bool?, cancelled: Bool, now: Duration) -> Action {
         guard let id = currentProvider else { return .finish(.failure(exhausted())) }
         guard let isOnDevice else { return skipped(.unavailable, now: now) }
         guard privacy.mayDispatch(level, onDevice: isOnDevice) else { return skipped(.privacy, now: now) }
@@ -26,7 +26,7 @@ extension AttemptStateMachine {
 
     /// The current provider's breaker answered (`CircuitBreaker.admit`): an open one is skipped; a
     /// half-open one's probe is remembered, to be freed if no slot can be had.
-    public mutating func breakerAnswered(_ admission: CircuitBreaker.Admission, now: Duration) -> Action {
+    package mutating func breakerAnswered(_ admission: CircuitBreaker.Admission, now: Duration) -> Action {
         guard let id = currentProvider else { return .finish(.failure(exhausted())) }
         if admission == .rejected { return skipped(.circuitOpen, now: now) }
         holdsProbe = admission == .probe
@@ -34,13 +34,13 @@ extension AttemptStateMachine {
     }
 
     /// The breaker update the machine asked for is done.
-    public mutating func breakerUpdated() -> Action {
+    package mutating func breakerUpdated() -> Action {
         defer { afterBreakerUpdate = nil }
         return afterBreakerUpdate ?? .finish(.failure(exhausted()))
     }
 
     /// No slot on the current provider: its queue is full, the wait timed out or was cancelled.
-    public mutating func slotUnavailable(_ error: SwitchboardError, now: Duration) -> Action {
+    package mutating func slotUnavailable(_ error: SwitchboardError, now: Duration) -> Action {
         let id = currentProvider
         let next: Action
         if error == .cancelled {
@@ -57,7 +57,7 @@ extension AttemptStateMachine {
 
     /// A slot on the current provider is held: call it, hedged when the request wants that and
     /// another candidate may take the hedge.
-    public mutating func admitted(queueWait: Duration) -> Action {
+    package mutating func admitted(queueWait: Duration) -> Action {
         guard let id = currentProvider else { return .finish(.failure(exhausted())) }
         holdsProbe = false  // the call's outcome gives the probe its verdict
         totalAttempts += 1
@@ -93,7 +93,7 @@ extension AttemptStateMachine {
     /// down first. A failure after text reached the caller is resumed (on the same provider after a
     /// backoff, which needs room in the retry budget, or on the next one, which is charged to it) while
     /// `maxResumes` allows; otherwise the retry policy decides as for any failure.
-    public mutating func callFinished(_ report: CallReport, budget: inout RetryBudget,
+    package mutating func callFinished(_ report: CallReport, budget: inout RetryBudget,
                                       random: inout SeededRandom) -> Action {
         guard let id = currentProvider else { return .finish(.failure(exhausted())) }
         if streaming, firstTokenAt == nil { firstTokenAt = report.firstTokenAt }
@@ -176,7 +176,7 @@ extension AttemptStateMachine {
     }
 
     /// A retry's backoff is over: try the same provider again.
-    public mutating func wokeUp(now: Duration) -> Action { nextCandidate(now: now) }
+    package mutating func wokeUp(now: Duration) -> Action { nextCandidate(now: now) }
 
     // MARK: - Internals
 

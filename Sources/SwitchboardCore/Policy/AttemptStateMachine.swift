@@ -33,11 +33,11 @@ public struct AttemptStateMachine: Sendable {
         /// Whether this call is a fallback from the request's first provider (for metrics).
         public var isFallback: Bool
         /// One call, or a hedged one.
-        public var strategy: CallStrategy
+        package var strategy: CallStrategy
     }
 
     /// How a call is made. The machine picks; the coordinator has one routine per strategy.
-    public enum CallStrategy: Sendable, Hashable {
+    package enum CallStrategy: Sendable, Hashable {
         case single
         /// Call the provider; if it has produced no token after the hedge delay, call `hedge` too (hedge
         /// budget, its breaker and a free slot allowing: `hedgeStarted` then, and `hedgeFinished` after
@@ -45,7 +45,7 @@ public struct AttemptStateMachine: Sendable {
         case hedged(by: Candidate)
     }
 
-    public enum Action: Sendable {
+    package enum Action: Sendable {
         /// Look the provider up in the registry as it is now; answer with `located` (whether it is
         /// registered, where it runs, whether the caller gave up).
         case check(ProviderID)
@@ -65,30 +65,30 @@ public struct AttemptStateMachine: Sendable {
 
     /// What one provider call did: the coordinator's consumer of the provider's stream folds its
     /// events into this, and it is the only form a call's result takes before the response.
-    public struct CallReport: Sendable {
-        public var result: Result<FinishReason, ProviderError>
-        public var usage: TokenUsage?
+    package struct CallReport: Sendable {
+        package var result: Result<FinishReason, ProviderError>
+        package var usage: TokenUsage?
         /// The call's own text (after any prefix it continued) and its token count.
-        public var text: String
-        public var tokens: Int
+        package var text: String
+        package var tokens: Int
         /// The model's tool calls; yielded as events only when the call finishes (a failed call's are dropped).
-        public var toolCalls: [ToolCall] = []
+        package var toolCalls: [ToolCall] = []
         /// Clock times: the call's start, its first token (if any) and its end.
-        public var started: Duration
-        public var firstTokenAt: Duration?
-        public var now: Duration
+        package var started: Duration
+        package var firstTokenAt: Duration?
+        package var now: Duration
         /// The caller's task was cancelled when the call ended: a failure then ends the request.
-        public var callerCancelled = false
+        package var callerCancelled = false
 
-        public init(result: Result<FinishReason, ProviderError>, usage: TokenUsage? = nil, text: String = "",
+        package init(result: Result<FinishReason, ProviderError>, usage: TokenUsage? = nil, text: String = "",
                     tokens: Int = 0, started: Duration? = nil, firstTokenAt: Duration? = nil, now: Duration) {
             self.result = result; self.usage = usage; self.text = text; self.tokens = tokens
             self.started = started ?? now; self.firstTokenAt = firstTokenAt; self.now = now
         }
 
-        public var error: ProviderError? { if case .failure(let e) = result { e } else { nil } }
-        public var duration: Duration { now - started }
-        public var timeToFirstToken: Duration? { firstTokenAt.map { $0 - started } }
+        package var error: ProviderError? { if case .failure(let e) = result { e } else { nil } }
+        package var duration: Duration { now - started }
+        package var timeToFirstToken: Duration? { firstTokenAt.map { $0 - started } }
     }
 
     public let candidates: [Candidate]

@@ -126,14 +126,14 @@ public struct CircuitBreaker: Sendable, Hashable {
     }
 
     /// A change one request's decisions ask of the shared breaker (`AttemptStateMachine.Action.updateBreaker`).
-    public enum Update: Sendable, Hashable {
+    package enum Update: Sendable, Hashable {
         /// A probe was admitted for a call that never started (no slot): free it.
         case probeAbandoned
         /// The provider asked for a long pause (a `Retry-After` past the retry policy's limit).
         case coolDown(until: Duration)
     }
 
-    public mutating func apply(_ update: Update) {
+    package mutating func apply(_ update: Update) {
         switch update {
         case .probeAbandoned: recordCancelled()
         case .coolDown(let until): coolDown(until: until)
