@@ -1,8 +1,8 @@
 import SwitchboardCore
 import Synchronization
 
-/// The hedged call strategy (`AttemptStateMachine.CallStrategy.hedged`): the first call, and a second
-/// one on the machine's hedge candidate if the first is slow to its first token.
+// The hedged call strategy (`AttemptStateMachine.CallStrategy.hedged`): the first call, and a second
+// one on the machine's hedge candidate if the first is slow to its first token.
 
 /// Where and when a call's hedge would start.
 struct HedgeTarget: Sendable {
