@@ -101,9 +101,9 @@ public struct AttemptStateMachine: Sendable {
     public let maxResumes: Int
     public let deadline: Duration?
     /// When the request started (the response's timings count from here).
-    public let start: Duration
+    package let start: Duration
     /// Whether the request wants hedged calls (`GenerationRequest.hedge` or the configuration).
-    public let hedging: Bool
+    package let hedging: Bool
     /// The request's size, to weigh a server's context claim and cap the text a resume carries.
     public let size: RequestSize
 
@@ -121,9 +121,9 @@ public struct AttemptStateMachine: Sendable {
     public internal(set) var delivered = ""
     public internal(set) var deliveredTokens = 0
     /// Hedge calls started so far.
-    public internal(set) var hedges = 0
+    package internal(set) var hedges = 0
     /// The first token the caller saw, over all calls (a stream's time to first token).
-    public internal(set) var firstTokenAt: Duration?
+    package internal(set) var firstTokenAt: Duration?
     /// The action that follows a breaker update the machine asked for.
     var afterBreakerUpdate: Action?
     /// The current provider's breaker admitted a half-open probe: a slot that cannot be had frees it.
@@ -141,7 +141,7 @@ public struct AttemptStateMachine: Sendable {
         var isResume: Bool
     }
 
-    public init(candidates: [Candidate], level: PrivacyLevel, retry: RetryPolicy, privacy: PrivacyPolicy,
+    package init(candidates: [Candidate], level: PrivacyLevel, retry: RetryPolicy, privacy: PrivacyPolicy,
                 streaming: Bool, maxResumes: Int, deadline: Duration?, size: RequestSize = RequestSize(),
                 skipped: [Ineligibility] = [], start: Duration = .zero, hedging: Bool = false) {
         self.candidates = candidates; self.level = level; self.retry = retry; self.privacy = privacy
