@@ -83,10 +83,10 @@ enum BenchRunner {
 
     /// Cancelled requests settle asynchronously: wait (briefly) until every accepted one has ended.
     static func waitUntilSettled(_ coordinator: Coordinator) async -> RequestCounts {
-        var counts = await coordinator.requestCounts()
+        var counts = coordinator.requestCounts()
         for _ in 0..<500 where counts.inProgress > 0 {
             try? await Task.sleep(for: .milliseconds(10))
-            counts = await coordinator.requestCounts()
+            counts = coordinator.requestCounts()
         }
         return counts
     }

@@ -54,7 +54,7 @@ enum RouteCommand: BenchCommand {
         let perSecond = Double(count) / max(seconds, 1e-9)
         // CPU time per request shows the cost apart from how busy the machine is.
         let cpuMicros = (processCPUSeconds() - cpuBefore) * 1e6 / Double(count)
-        let counts = await coordinator.requestCounts()
+        let counts = coordinator.requestCounts()
 
         if arguments.flag("json") {
             print("{\"requests\": \(count), \"concurrency\": \(concurrency), "

@@ -34,7 +34,7 @@ struct AttemptContextTests {
         let next = machine.callFinished(.init(result: .failure(.contextLengthExceeded(limit: limit, requested: limit.saturatingAdd(1))),
                                               now: .zero), budget: &budget, random: &random)
         // 84 bytes + 256 answer tokens + template room cannot need 4,096 tokens, whatever the server says.
-        guard case .acquire(let id) = next else { Issue.record("expected the next candidate, got \(next)"); return }
+        guard case .check(let id) = next else { Issue.record("expected the next candidate, got \(next)"); return }
         #expect(id == "other")
         #expect(machine.skipped.isEmpty)
     }
@@ -70,7 +70,7 @@ struct AttemptContextTests {
         _ = machine.admitted(queueWait: .zero)
         let next = machine.callFinished(.init(result: .failure(.transport("reset")), text: pieces.joined(), tokens: pieces.count,
                                               now: .zero), budget: &budget, random: &random)
-        guard case .acquire("device") = next else { Issue.record("expected the device, got \(next)"); return (machine, nil) }
+        guard case .check("device") = next else { Issue.record("expected the device, got \(next)"); return (machine, nil) }
         guard case .call(let plan) = machine.admitted(queueWait: .zero) else { Issue.record("no call"); return (machine, nil) }
         return (machine, plan)
     }

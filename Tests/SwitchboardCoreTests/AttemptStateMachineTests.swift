@@ -15,8 +15,8 @@ struct AttemptStateMachineTests {
                             streaming: streaming, maxResumes: maxResumes, deadline: deadline)
     }
 
-    static func acquired(_ action: AttemptStateMachine.Action) -> ProviderID? {
-        if case .acquire(let id) = action { id } else { nil }
+    static func checked(_ action: AttemptStateMachine.Action) -> ProviderID? {
+        if case .check(let id) = action { id } else { nil }
     }
 
     static func plan(_ action: AttemptStateMachine.Action) -> AttemptStateMachine.CallPlan? {
@@ -33,13 +33,13 @@ struct AttemptStateMachineTests {
     @Test("A sensitive request skips the remote candidate before any slot is taken")
     mutating func privacyFirst() {
         var machine = Self.machine([Self.remote, Self.local], level: .sensitive)
-        #expect(Self.acquired(machine.start(now: .zero)) == "local")
+        #expect(Self.checked(machine.start(now: .zero)) == "local")
         #expect(machine.skipped == [Ineligibility(provider: "remote", reason: .privacy)])
         let plan = Self.plan(machine.admitted(queueWait: .milliseconds(3)))
         #expect(plan?.provider == "local" && plan?.attempt == 1 && plan?.answerPrefix == nil)
         let end = machine.callFinished(.init(result: .success(.stop), text: "hi", tokens: 1, now: .zero), budget: &budget, random: &random)
         guard case .finish(.success(let success)) = end else { Issue.record("not finished: \(end)"); return }
-        #expect(success.provider == "local" && success.text == "hi")
+        #expect(success.providerID == "local" && success.text == "hi")
         #expect(machine.queueWait == .milliseconds(3))
     }
 
@@ -50,7 +50,7 @@ struct AttemptStateMachineTests {
         _ = machine.admitted(queueWait: .zero)
         let next = machine.callFinished(.init(result: .failure(.server(status: 503, message: "busy")), now: .zero),
                                         budget: &budget, random: &random)
-        #expect(Self.acquired(next) == "local")
+        #expect(Self.checked(next) == "local")
         let plan = Self.plan(machine.admitted(queueWait: .zero))
         #expect(plan?.answerPrefix == nil)
         #expect(plan?.isFallback == true)
@@ -65,7 +65,7 @@ struct AttemptStateMachineTests {
         _ = machine.admitted(queueWait: .zero)
         let next = machine.callFinished(.init(result: .failure(.transport("reset")), text: "The capital", tokens: 2, now: .zero),
                                         budget: &budget, random: &random)
-        #expect(Self.acquired(next) == "local")
+        #expect(Self.checked(next) == "local")
         let plan = Self.plan(machine.admitted(queueWait: .zero))
         #expect(plan?.answerPrefix == "The capital")
         #expect(plan?.events.first.map { if case .resumed(let from, let to, _, _) = $0 { from == "remote" && to == "local" } else { false } } == true)
@@ -73,7 +73,7 @@ struct AttemptStateMachineTests {
                                              text: " is Paris.", tokens: 3, now: .zero), budget: &budget, random: &random)
         guard case .finish(.success(let success)) = end else { Issue.record("not finished: \(end)"); return }
         #expect(success.text == "The capital is Paris.")
-        #expect(success.usage?.completionTokens == 5)
+        #expect(success.usage.completionTokens == 5)
         #expect(machine.resumes == 1)
     }
 
@@ -98,7 +98,7 @@ struct AttemptStateMachineTests {
         _ = machine.admitted(queueWait: .zero)
         let next = machine.callFinished(.init(result: .failure(.transport("reset")), text: "a", tokens: 1, now: .zero),
                                         budget: &empty, random: &random)
-        #expect(Self.acquired(next) == "local", "no budget for a retry here: resumed on the next provider")
+        #expect(Self.checked(next) == "local", "no budget for a retry here: resumed on the next provider")
         #expect(empty.usage(at: .zero).retries == 1)
         #expect(Self.plan(machine.admitted(queueWait: .zero))?.answerPrefix == "a")
     }
@@ -126,7 +126,7 @@ struct AttemptStateMachineTests {
         let next = machine.callFinished(.init(result: .failure(.timeout), now: .zero), budget: &budget, random: &random)
         guard case .retry(let delay) = next else { Issue.record("expected a retry, got \(next)"); return }
         #expect(delay == .milliseconds(50))
-        #expect(Self.acquired(machine.wokeUp(now: delay)) == "remote")
+        #expect(Self.checked(machine.wokeUp(now: delay)) == "remote")
         let plan = Self.plan(machine.admitted(queueWait: .zero))
         #expect(plan?.attempt == 2)
         #expect(plan?.events.count == 1)  // providerChosen only: no fallback to itself
@@ -146,7 +146,7 @@ struct AttemptStateMachineTests {
     mutating func slotsAndBreakers() {
         var machine = Self.machine([Self.remote, Self.local])
         _ = machine.start(now: .zero)
-        #expect(Self.acquired(machine.slotUnavailable(.overloaded("remote"), now: .zero)) == "local")
+        #expect(Self.checked(machine.slotUnavailable(.overloaded("remote"), now: .zero)) == "local")
         #expect(Self.failure(machine.slotUnavailable(.queueTimeout("local"), now: .zero)) == .queueTimeout("local"))
 
         var open = Self.machine([Self.remote, Self.local])

@@ -64,7 +64,7 @@ struct PrivateCloudComputeTests {
         func first(_ level: PrivacyLevel, _ privacy: PrivacyPolicy) -> ProviderID? {
             var machine = AttemptStateMachine(candidates: [cloud, pcc], level: level, retry: RetryPolicy(maxAttemptsPerProvider: 1),
                                               privacy: privacy, streaming: false, maxResumes: 0, deadline: nil)
-            if case .acquire(let id) = machine.start(now: .zero) { return id }
+            if case .check(let id) = machine.start(now: .zero) { return id }
             return nil
         }
         #expect(first(.personal, PrivacyPolicy(allowPersonalPrivateCloudCompute: true)) == "pcc")

@@ -1,5 +1,6 @@
 import Foundation
 import SwitchboardCore
+import SwitchboardTestKit
 import Testing
 @testable import SwitchboardLocal
 
@@ -9,7 +10,7 @@ struct LocalProviderLifecycleTests {
     struct Fixture {
         let file: FakeModelFile
         let loader: ScriptedLoader
-        let clock = TestClock()
+        let clock = ManualClock()
         let provider: LocalModelProvider
 
         init(engine: ScriptedEngine = ScriptedEngine(), gate: Gate? = nil, sha256: String? = nil,

@@ -26,7 +26,7 @@ struct LocalProviderRoutingTests {
         #expect(response.privacy == .sensitive)
         #expect(response.content == " MY SSN IS")
         #expect(await remote.callCount == 0)
-        #expect(await coordinator.requestCounts().completed == 1)
+        #expect(coordinator.requestCounts().completed == 1)
     }
 
     @Test("an oversized prompt fails locally with a context error and falls back to a larger context")

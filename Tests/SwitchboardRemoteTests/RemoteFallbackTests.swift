@@ -29,7 +29,7 @@ struct RemoteFallbackTests {
         #expect(response.fallbackFrom == "openai-compatible")
         #expect(start.duration(to: clock.now) < .seconds(5), "no sleep on the Retry-After")
         // Cooled down for the hour asked (a date in 2100 is capped at RetryPolicy.maxCooldown, one hour).
-        let state = await coordinator.breakerState(for: "openai-compatible")
+        let state = coordinator.breakerState(for: "openai-compatible")
         guard case .open(let until)? = state else { Issue.record("expected a cool-down, got \(String(describing: state))"); return }
         #expect(until >= .seconds(3590) && until <= .seconds(3600))
         // The next request goes straight to the local provider: no second HTTP call.

@@ -1,6 +1,7 @@
 import Testing
 @testable import Switchboard
 import SwitchboardCore
+import SwitchboardTestKit
 
 @Suite struct CacheActorTests {
     func request(_ prompt: String, maxTokens: Int = 256) -> GenerationRequest {
@@ -15,7 +16,7 @@ import SwitchboardCore
     }
 
     @Test func hitReturnsCachedResponseWithoutAttempts() async throws {
-        let cache = CacheActor(clock: StepClock())
+        let cache = CacheActor(clock: ManualClock())
         #expect(await cache.lookup(key("hi")) == nil)
         #expect(await cache.store(response("hello"), for: key("hi"), privacy: .public))
         let hit = try #require(await cache.lookup(key("  hi ")))
@@ -26,7 +27,7 @@ import SwitchboardCore
     }
 
     @Test func entriesExpireAfterTTL() async {
-        let clock = StepClock()
+        let clock = ManualClock()
         let cache = CacheActor(configuration: CacheConfiguration(ttl: .seconds(10)), clock: clock)
         await cache.store(response("a"), for: key("q"), privacy: .public)
         clock.advance(by: .seconds(9))
@@ -38,7 +39,7 @@ import SwitchboardCore
     }
 
     @Test func leastRecentlyUsedIsEvictedFirst() async {
-        let cache = CacheActor(configuration: CacheConfiguration(maxEntries: 3), clock: StepClock())
+        let cache = CacheActor(configuration: CacheConfiguration(maxEntries: 3), clock: ManualClock())
         for name in ["a", "b", "c"] { await cache.store(response(name), for: key(name), privacy: .public) }
         _ = await cache.lookup(key("a"))               // a is now the most recent; b the least
         await cache.store(response("d"), for: key("d"), privacy: .public)
@@ -52,7 +53,7 @@ import SwitchboardCore
 
     @Test func byteBudgetEvicts() async {
         let entry = CacheActor.entryOverheadBytes + 1 + 100
-        let cache = CacheActor(configuration: CacheConfiguration(maxBytes: entry * 2 + 10), clock: StepClock())
+        let cache = CacheActor(configuration: CacheConfiguration(maxBytes: entry * 2 + 10), clock: ManualClock())
         let body = String(repeating: "x", count: 100)
         for name in ["a", "b", "c"] { await cache.store(response(body), for: key(name), privacy: .public) }
         let stats = await cache.statistics()
@@ -63,7 +64,7 @@ import SwitchboardCore
     }
 
     @Test func sensitiveIsNeverStored() async {
-        let cache = CacheActor(configuration: CacheConfiguration(storesPersonal: true), clock: StepClock())
+        let cache = CacheActor(configuration: CacheConfiguration(storesPersonal: true), clock: ManualClock())
         #expect(await cache.store(response("x"), for: key("s", .sensitive), privacy: .sensitive) == false)
         var flagged = response("x"); flagged.privacy = .sensitive
         #expect(await cache.store(flagged, for: key("s"), privacy: .public) == false)
@@ -71,15 +72,15 @@ import SwitchboardCore
     }
 
     @Test func personalOnlyWhenConfigured() async {
-        let strict = CacheActor(clock: StepClock())
+        let strict = CacheActor(clock: ManualClock())
         #expect(await strict.store(response("x"), for: key("p", .personal), privacy: .personal) == false)
-        let open = CacheActor(configuration: CacheConfiguration(storesPersonal: true), clock: StepClock())
+        let open = CacheActor(configuration: CacheConfiguration(storesPersonal: true), clock: ManualClock())
         #expect(await open.store(response("x"), for: key("p", .personal), privacy: .personal))
         #expect(await open.lookup(key("p", .personal))?.privacy == .personal)
     }
 
     @Test func differentSettingsMiss() async {
-        let cache = CacheActor(clock: StepClock())
+        let cache = CacheActor(clock: ManualClock())
         await cache.store(response("x"), for: CacheKey(request: request("q"), privacy: .public), privacy: .public)
         #expect(await cache.lookup(CacheKey(request: request("q", maxTokens: 10), privacy: .public)) == nil)
         var excluded = request("q"); excluded.excludedProviders = ["remote"]
@@ -90,7 +91,7 @@ import SwitchboardCore
     }
 
     @Test func replacingAnEntryKeepsByteCountExact() async {
-        let cache = CacheActor(clock: StepClock())
+        let cache = CacheActor(clock: ManualClock())
         await cache.store(response("short"), for: key("q"), privacy: .public)
         await cache.store(response("a much longer answer"), for: key("q"), privacy: .public)
         let stats = await cache.statistics()

@@ -16,7 +16,7 @@ struct CoordinatorBreakerTests {
         let coordinator = Coordinator(providers: [flaky, steady], configuration: configuration, clock: clock, deviceState: FixedDeviceState())
         let request = GenerationRequest(prompt: "hi", preferredProviders: ["flaky", "steady"])
         for _ in 0..<3 { #expect(try await coordinator.respond(to: request).providerID == "steady") }
-        #expect(await coordinator.breakerState(for: "flaky") == .open(until: .seconds(30)))
+        #expect(coordinator.breakerState(for: "flaky") == .open(until: .seconds(30)))
 
         let plan = await coordinator.plan(for: request)
         #expect(plan.ineligible == [Ineligibility(provider: "flaky", reason: .circuitOpen)])
@@ -24,10 +24,10 @@ struct CoordinatorBreakerTests {
         #expect(await flaky.callCount == 3)
 
         clock.advance(by: .seconds(30))
-        #expect(await coordinator.breakerState(for: "flaky") == .halfOpen)
+        #expect(coordinator.breakerState(for: "flaky") == .halfOpen)
         await flaky.setPersistentFault(nil)
         #expect(try await coordinator.respond(to: request).providerID == "flaky")
-        #expect(await coordinator.breakerState(for: "flaky") == .closed)
+        #expect(coordinator.breakerState(for: "flaky") == .closed)
     }
 
     @Test("A failed probe re-opens the breaker for longer")
@@ -41,10 +41,10 @@ struct CoordinatorBreakerTests {
         let coordinator = Coordinator(providers: [flaky, steady], configuration: configuration, clock: clock, deviceState: FixedDeviceState())
         let request = GenerationRequest(prompt: "hi", preferredProviders: ["flaky"])
         for _ in 0..<2 { _ = try await coordinator.respond(to: request) }
-        #expect(await coordinator.breakerState(for: "flaky") == .open(until: .seconds(10)))
+        #expect(coordinator.breakerState(for: "flaky") == .open(until: .seconds(10)))
         clock.advance(by: .seconds(10))
         _ = try await coordinator.respond(to: request)
-        #expect(await coordinator.breakerState(for: "flaky") == .open(until: .seconds(40)))
+        #expect(coordinator.breakerState(for: "flaky") == .open(until: .seconds(40)))
         #expect(await flaky.callCount == 3)
     }
 }

@@ -17,7 +17,7 @@ struct CoordinatorCacheTests {
         #expect(second.content == first.content)
         #expect(second.attempts == 0)
         #expect(await local.callCount == 1)
-        let counts = await coordinator.requestCounts()
+        let counts = coordinator.requestCounts()
         #expect(counts.cacheHits == 1 && counts.completed == 2)
         let events = await Fixture.collect(coordinator.stream(request))
         #expect(events.map(\.eventLabel) == ["analyzed", "token:local answer", "completed:local"])

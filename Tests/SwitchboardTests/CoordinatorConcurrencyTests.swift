@@ -30,7 +30,7 @@ import SwitchboardTestKit
             }
             return await group.reduce(0, +)
         }
-        let counts = await coordinator.requestCounts()
+        let counts = coordinator.requestCounts()
         #expect(counts.accepted == callers * each)
         #expect(counts.completed + counts.failed + counts.cancelled == counts.accepted)
         #expect(counts.completed == completed && counts.inProgress == 0)

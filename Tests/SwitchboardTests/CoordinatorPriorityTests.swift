@@ -51,7 +51,7 @@ struct CoordinatorPriorityTests {
         clock.advance(by: .seconds(1))
         _ = try? await busy.value
         _ = try? await waiting.value
-        let counts = await coordinator.requestCounts()
+        let counts = coordinator.requestCounts()
         #expect(counts.completed == 2 && counts.failed == 1 && counts.inProgress == 0)
     }
 }

@@ -72,7 +72,7 @@ struct CoordinatorRoutingTests {
         #expect(response.fallbackFrom == nil)
         #expect(response.privacy == .public)
         #expect(await remote.callCount == 0)
-        #expect(await coordinator.requestCounts().completed == 1)
+        #expect(coordinator.requestCounts().completed == 1)
     }
 
     @Test("No provider at all, and bad requests, fail with typed errors")
@@ -86,7 +86,7 @@ struct CoordinatorRoutingTests {
         guard case .invalidRequest? = await Fixture.failure({ try await coordinator.respond(to: GenerationRequest(prompt: "x", maxTokens: 0)) }) else {
             Issue.record("maxTokens 0 should be invalid"); return
         }
-        let counts = await coordinator.requestCounts()
+        let counts = coordinator.requestCounts()
         #expect(counts.accepted == 2 && counts.failed == 2)
     }
 
@@ -95,10 +95,10 @@ struct CoordinatorRoutingTests {
         let coordinator = Coordinator(configuration: Fixture.configuration(), deviceState: FixedDeviceState())
         await coordinator.register(Fixture.remote())
         await coordinator.register(Fixture.remote(tokens: ["replaced"]))
-        #expect(await coordinator.providerIDs == ["remote"])
+        #expect(coordinator.providerIDs == ["remote"])
         let response = try await coordinator.respond(to: GenerationRequest(prompt: "hi"))
         #expect(response.content == "replaced")
-        await coordinator.unregister("remote")
-        #expect(await coordinator.providerIDs.isEmpty)
+        coordinator.unregister("remote")
+        #expect(coordinator.providerIDs.isEmpty)
     }
 }

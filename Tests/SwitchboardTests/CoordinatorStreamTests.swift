@@ -49,8 +49,8 @@ struct CoordinatorStreamTests {
         clock.advance(by: .seconds(1))
         let labels = await consumer.value
         #expect(labels == ["analyzed", "chosen:slow#1", "token:1"])
-        var counts = await coordinator.requestCounts()
-        for _ in 0..<10_000 where counts.inProgress > 0 { await Task.yield(); counts = await coordinator.requestCounts() }
+        var counts = coordinator.requestCounts()
+        for _ in 0..<10_000 where counts.inProgress > 0 { await Task.yield(); counts = coordinator.requestCounts() }
         #expect(counts.cancelled == 1)
         #expect(counts.accepted == 1)
         var active = await slow.activeStreams
@@ -87,6 +87,6 @@ struct CoordinatorStreamTests {
         guard case .completed(let response)? = events.last else { return }
         #expect(response.timings.timeToFirstToken == .milliseconds(300))
         #expect(response.timings.total == .milliseconds(400))
-        #expect(await coordinator.estimate(for: "paced")?.timeToFirstToken == .milliseconds(300))
+        #expect(coordinator.estimate(for: "paced")?.timeToFirstToken == .milliseconds(300))
     }
 }

@@ -54,7 +54,7 @@ actor CountingDeviceState: DeviceStateProviding {
 
     @Test("Submitted records are in every read, before and after a batch fills")
     func submittedRecordsAreReadBack() async throws {
-        let metrics = MetricsActor(clock: StepClock(), batchSize: 4)
+        let metrics = MetricsActor(clock: ManualClock(), batchSize: 4)
         for _ in 0..<3 { metrics.submit(call("a")) }   // below the batch: no drain has run
         #expect(await metrics.metrics(for: "a")?.requests == 3)
         for _ in 0..<1_000 { metrics.submit(call("a")) }
@@ -67,7 +67,7 @@ actor CountingDeviceState: DeviceStateProviding {
 
     @Test("record(_:) after submit(_:) keeps the order the calls were made in")
     func recordKeepsOrderWithSubmitted() async {
-        let metrics = MetricsActor(windowSize: 1, clock: StepClock(), batchSize: 100)
+        let metrics = MetricsActor(windowSize: 1, clock: ManualClock(), batchSize: 100)
         metrics.submit(call("a", ms: 10))
         await metrics.record(call("a", ms: 20))  // the window keeps only the newest call
         #expect(await metrics.metrics(for: "a")?.latency.p50 == .milliseconds(20))
@@ -75,7 +75,7 @@ actor CountingDeviceState: DeviceStateProviding {
 
     @Test("A snapshot subscriber sees submitted records without anyone reading")
     func subscribersSeeSubmittedRecords() async {
-        let metrics = MetricsActor(clock: StepClock(), batchSize: 1_000)
+        let metrics = MetricsActor(clock: ManualClock(), batchSize: 1_000)
         var iterator = await metrics.snapshots().makeAsyncIterator()
         _ = await iterator.next()  // the initial, empty snapshot
         metrics.submit(call("a"))
@@ -91,7 +91,7 @@ actor CountingDeviceState: DeviceStateProviding {
         #expect(await coordinator.metrics.snapshot().providers["local"]?.requests == 10)
         _ = try await coordinator.respond(to: GenerationRequest(prompt: "Hello again"))
         #expect(await coordinator.metricsSnapshot().providers["local"]?.successes == 11)
-        let counts = await coordinator.requestCounts()
+        let counts = coordinator.requestCounts()
         #expect(counts.accepted == 11 && counts.completed == 11)
     }
 
@@ -101,7 +101,7 @@ actor CountingDeviceState: DeviceStateProviding {
 
     @Test("Availability and device state are read at most once per refresh interval")
     func refreshRespectsTheInterval() async throws {
-        let clock = StepClock()
+        let clock = ManualClock()
         let local = AvailabilityProbe(id: "local"), other = AvailabilityProbe(id: "other")
         let device = CountingDeviceState()
         let configuration = SwitchboardConfiguration(stateRefreshInterval: .seconds(1))

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Switchboard
 import SwitchboardCore
+import SwitchboardTestKit
 
 @Suite struct MetricsActorTests {
     func record(_ provider: ProviderID, _ outcome: CallRecord.Outcome, ms: Int = 100, fallback: Bool = false) -> CallRecord {
@@ -10,7 +11,7 @@ import SwitchboardCore
     }
 
     @Test func countersWindowAndQueue() async throws {
-        let metrics = MetricsActor(windowSize: 4, clock: StepClock())
+        let metrics = MetricsActor(windowSize: 4, clock: ManualClock())
         for ms in [100, 200, 300, 400, 500] { await metrics.record(record("local", .success, ms: ms)) }
         await metrics.record(record("local", .failure(.timeout)))
         await metrics.record(record("local", .cancelled))
@@ -32,7 +33,7 @@ import SwitchboardCore
     }
 
     @Test func snapshotsSeeNewRecords() async {
-        let metrics = MetricsActor(clock: StepClock())
+        let metrics = MetricsActor(clock: ManualClock())
         await metrics.record(record("local", .success, ms: 100))
         #expect(await metrics.snapshot().providers["local"]?.latency.p50 == .milliseconds(100))
         await metrics.record(record("local", .success, ms: 300))
@@ -42,14 +43,14 @@ import SwitchboardCore
     }
 
     @Test func snapshotTimeComesFromTheClock() async {
-        let clock = StepClock()
+        let clock = ManualClock()
         let metrics = MetricsActor(clock: clock)
         clock.advance(by: .seconds(3))
         #expect(await metrics.snapshot().takenAt == .seconds(3))
     }
 
     @Test func exportIsStableSnakeCaseJSON() async throws {
-        let metrics = MetricsActor(clock: StepClock())
+        let metrics = MetricsActor(clock: ManualClock())
         for ms in 1...100 { await metrics.record(record("local", .success, ms: ms)) }
         let json = await metrics.exportJSON()
         #expect(json == (await metrics.exportJSON()))
@@ -71,7 +72,7 @@ import SwitchboardCore
     }
 
     @Test func snapshotStreamYieldsAfterChangesAndFinishes() async {
-        let metrics = MetricsActor(clock: StepClock())
+        let metrics = MetricsActor(clock: ManualClock())
         let stream = await metrics.snapshots()
         var iterator = stream.makeAsyncIterator()
         let initial = await iterator.next()
@@ -89,7 +90,7 @@ import SwitchboardCore
     }
 
     @Test func snapshotStreamCoalesces() async {
-        let metrics = MetricsActor(clock: StepClock())
+        let metrics = MetricsActor(clock: ManualClock())
         let stream = await metrics.snapshots()
         for _ in 0..<50 { await metrics.record(record("local", .success)) }
         await metrics.finish()
@@ -99,7 +100,7 @@ import SwitchboardCore
     }
 
     @Test func streamFinishesWhenTheActorGoesAway() async {
-        var metrics: MetricsActor? = MetricsActor(clock: StepClock())
+        var metrics: MetricsActor? = MetricsActor(clock: ManualClock())
         let stream = await metrics!.snapshots()
         metrics = nil
         var count = 0

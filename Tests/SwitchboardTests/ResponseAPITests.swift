@@ -127,7 +127,7 @@ struct ResponseAPITests {
         clock.advance(by: .seconds(1))
         #expect(try await reader.value == "1")
         await #expect(throws: SwitchboardError.self) { try await stream.collect() }
-        #expect(await Fixture.eventually { await coordinator.requestCounts().cancelled == 1 })
+        #expect(await Fixture.eventually { coordinator.requestCounts().cancelled == 1 })
         #expect(await Fixture.eventually { await slow.activeStreams == 0 })
     }
 
@@ -138,7 +138,7 @@ struct ResponseAPITests {
                                     timeToFirstToken: .seconds(1), tokenInterval: .seconds(1), clock: clock)
         let coordinator = Self.coordinator([slow], clock: clock)
         _ = coordinator.streamResponse(to: "count")
-        #expect(await Fixture.eventually { await coordinator.requestCounts().cancelled == 1 })
+        #expect(await Fixture.eventually { coordinator.requestCounts().cancelled == 1 })
 
         let reader = Task { () -> String in
             var last = ""
@@ -150,7 +150,7 @@ struct ResponseAPITests {
             clock.advance(by: .seconds(1))
         }
         #expect(try await reader.value == "12")
-        #expect(await coordinator.requestCounts().completed == 1)
+        #expect(coordinator.requestCounts().completed == 1)
     }
 
     @Test("a failure ends the iteration with the typed error, and collect() throws it too")

@@ -86,22 +86,22 @@ struct RoutePathTests {
             let response = try await coordinator.respond(to: GenerationRequest(prompt: "hello", maxTokens: 4, preferredProviders: [id]))
             #expect(response.providerID == id)
             #expect(response.content == "from p\(target)")
-            #expect(await coordinator.estimate(for: id)?.samples == 1, "the outcome was recorded on \(id)'s entry")
+            #expect(coordinator.estimate(for: id)?.samples == 1, "the outcome was recorded on \(id)'s entry")
             #expect(await coordinator.loadBalancer.status(of: id).inFlight == 0, "\(id)'s slot was given back")
         }
         // Limits set per provider land on the right lane past the linear search too.
         await coordinator.loadBalancer.setLimit(3, for: "p10")
         #expect(await coordinator.loadBalancer.limit(for: "p10") == 3)
         #expect(await coordinator.loadBalancer.limit(for: "p2") == 1)
-        #expect(await coordinator.requestCounts().completed == 4)
+        #expect(coordinator.requestCounts().completed == 4)
 
         // Removing one re-indexes the rest; adding it back puts it last.
-        await coordinator.unregister("p3")
+        coordinator.unregister("p3")
         let afterRemoval = try await coordinator.respond(to: GenerationRequest(prompt: "hello", maxTokens: 4, preferredProviders: ["p11"]))
         #expect(afterRemoval.providerID == "p11")
-        #expect(await coordinator.providerIDs.contains("p3") == false)
+        #expect(coordinator.providerIDs.contains("p3") == false)
         await coordinator.register(Fixture.local("p3", tokens: ["back"]))
-        #expect(await coordinator.providerIDs.last == "p3")
+        #expect(coordinator.providerIDs.last == "p3")
         let back = try await coordinator.respond(to: GenerationRequest(prompt: "hello", maxTokens: 4, preferredProviders: ["p3"]))
         #expect(back.content == "back")
     }

@@ -75,10 +75,10 @@ struct RuntimeCancellationTests {
             if !outcome.cancelled { #expect(outcome.terminalEvents == 1) }
         }
         // A cancelled stream's request settles just after its consumer stops; wait for the stragglers.
-        var counts = await coordinator.requestCounts()
+        var counts = coordinator.requestCounts()
         for _ in 0..<10_000 where counts.inProgress > 0 {
             await Task.yield()
-            counts = await coordinator.requestCounts()
+            counts = coordinator.requestCounts()
         }
         #expect(counts.accepted == total)
         #expect(counts.inProgress == 0)
@@ -109,7 +109,7 @@ struct RuntimeCancellationTests {
         for await event in stream {
             if case .token = event { break }  // ending the iteration cancels the request mid-call
         }
-        #expect(await Fixture.eventually { await coordinator.requestCounts().cancelled == 1 })
+        #expect(await Fixture.eventually { coordinator.requestCounts().cancelled == 1 })
         #expect(await Fixture.eventually { await coordinator.metrics.snapshot().providers["slow"]?.cancellations == 1 })
         #expect(await Fixture.eventually { await provider.activeStreams == 0 })
         #expect(await coordinator.loadBalancer.totalInFlight == 0)

@@ -1,6 +1,7 @@
 import Testing
 import Switchboard
 import SwitchboardCore
+import SwitchboardTestKit
 
 @Suite struct SystemStateTests {
     static let meminfo = """
@@ -51,7 +52,7 @@ import SwitchboardCore
 
     #if os(Linux)
     @Test func readsInjectedFilesAndCachesForTheInterval() async {
-        let clock = StepClock()
+        let clock = ManualClock()
         let files = SystemFiles.fixed([
             "/proc/meminfo": Self.meminfo,
             "/proc/loadavg": "0.00 0.00 0.00 1/1 1\n",
@@ -71,7 +72,7 @@ import SwitchboardCore
     }
 
     @Test func cachesUntilTheIntervalPasses() async {
-        let clock = StepClock()
+        let clock = ManualClock()
         let reads = ReadCounter()
         let files = SystemFiles(read: { path in reads.count(path); return path == "/proc/loadavg" ? "1 1 1 1/1 1" : nil },
                                 list: { _ in [] })
@@ -86,14 +87,14 @@ import SwitchboardCore
     }
 
     @Test func unreadableFilesLeaveFieldsNil() async {
-        let source = SystemStateSource(clock: StepClock(), files: SystemFiles(read: { _ in nil }, list: { _ in [] }))
+        let source = SystemStateSource(clock: ManualClock(), files: SystemFiles(read: { _ in nil }, list: { _ in [] }))
         let state = await source.current()
         #expect(state.availableMemoryBytes == nil && state.cpuLoad == nil && state.batteryLevel == nil)
         #expect(state.memoryPressure == .normal)
     }
 
     @Test func liveSystemDoesNotCrash() async {
-        let state = await SystemStateSource(clock: StepClock()).current()
+        let state = await SystemStateSource(clock: ManualClock()).current()
         #expect(state.availableMemoryBytes.map { $0 > 0 } ?? true)
     }
     #endif

@@ -113,13 +113,16 @@ enum DecodingLayers {
         while i + 12 <= bytes.count, result.count < 4 {
             let escapeStart = escaped && bytes[i] == 0x5C && bytes[i + 1] == 0x78
             guard escapeStart || (isHex(bytes[i]) && (i == 0 || !ByteClass.isASCIIAlphanumeric(bytes[i - 1]))) else { i += 1; continue }
-            var k = escapeStart ? i + 2 : i
+            let from = escapeStart ? i + 2 : i
+            // The pairs are counted first and decoded only when there are enough: most runs are
+            // words that start with a-f ("be", "dead"), which are never decoded, so never allocated.
+            var k = from, pairs = 0
+            while k + 1 < bytes.count, isHex(bytes[k]), isHex(bytes[k + 1]) { k = nextPair(bytes, after: k); pairs += 1 }
             var decoded: [UInt8] = []
-            while k + 1 < bytes.count, isHex(bytes[k]), isHex(bytes[k + 1]) {
-                decoded.append(hexValue(bytes[k]) << 4 | hexValue(bytes[k + 1]))
-                k += 2
-                if bytes.count > k + 2, bytes[k] == 0x5C, bytes[k + 1] == 0x78 { k += 2 }
-                else if k + 2 < bytes.count, bytes[k] == 0x20 || bytes[k] == 0x3A, isHex(bytes[k + 1]), isHex(bytes[k + 2]) { k += 1 }
+            if pairs >= 6 {
+                decoded.reserveCapacity(pairs)
+                var p = from
+                while p < k { decoded.append(hexValue(bytes[p]) << 4 | hexValue(bytes[p + 1])); p = nextPair(bytes, after: p) }
             }
             if decoded.count >= 6, !ByteClass.isASCIIAlphanumeric(k < bytes.count ? bytes[k] : 0x20) || escapeStart,
                readable(decoded), let string = String(validating: decoded, as: UTF8.self) {
@@ -130,6 +133,15 @@ enum DecodingLayers {
             }
         }
         return result
+    }
+
+    /// Where the hex pair after the one at `k` starts: past a `\x` escape, or one space or colon
+    /// between pairs ("de ad be ef", "de:ad:be:ef").
+    @inline(__always) private static func nextPair(_ bytes: [UInt8], after k: Int) -> Int {
+        let k = k + 2
+        if bytes.count > k + 2, bytes[k] == 0x5C, bytes[k + 1] == 0x78 { return k + 2 }
+        if k + 2 < bytes.count, bytes[k] == 0x20 || bytes[k] == 0x3A, isHex(bytes[k + 1]), isHex(bytes[k + 2]) { return k + 1 }
+        return k
     }
 
     /// Printable ASCII (or UTF-8) with at least two letters: text a person encoded.

@@ -31,6 +31,9 @@ package enum IdentityNumberRecognizer: Recognizer {
         let pieces = self.pieces(text)
         var compact: [UInt8] = []
         compact.reserveCapacity(maxLength)
+        // One buffer for every window's ends (a window starts at most words of prose: no allocation each).
+        var ends: [(index: Int, length: Int, digits: Int)] = []
+        ends.reserveCapacity(maxPieces)
         var i = 0
         while i < pieces.count {
             let first = pieces[i]
@@ -41,17 +44,22 @@ package enum IdentityNumberRecognizer: Recognizer {
                               && (i + 1 == pieces.count || sameGap(text, pieces[i - 1].end..<first.start, first.end..<pieces[i + 1].start))) {
                 i += 1; continue
             }
-            var ends: [(index: Int, length: Int)] = []
-            var length = 0, j = i
+            ends.removeAll(keepingCapacity: true)
+            var length = 0, digits = 0, j = i
             while j < pieces.count, j - i < maxPieces {
+                // A lowercase word among the groups rules out every longer window (as `match` would):
+                // prose after a capital or a number stops here instead of being tried word by word.
+                if j > i, pieces[j].digits == 0, pieces[j].lower > 0 { break }
                 if j > i, !joinable(text, pieces[j - 1].end, pieces[j].start) { break }
                 length += pieces[j].length
                 if length > maxLength { break }
-                ends.append((j, length))
+                digits += pieces[j].digits
+                ends.append((j, length, digits))
                 j += 1
             }
             var matched: Int?
-            for end in ends.reversed() where end.length < 32 && table.lengths & (1 << UInt32(end.length)) != 0 {
+            // Fewer than three digits: `match` would refuse the window.
+            for end in ends.reversed() where end.digits >= 3 && end.length < 32 && table.lengths & (1 << UInt32(end.length)) != 0 {
                 // Not followed by another group of digits: then it is part of a longer number.
                 let next = end.index + 1
                 if next < pieces.count, pieces[next].digits == pieces[next].length,

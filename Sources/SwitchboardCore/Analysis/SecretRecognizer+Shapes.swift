@@ -132,11 +132,21 @@ extension SecretRecognizer {
     static func scanBotTokens(_ text: TextScan, into findings: inout [Finding]) {
         let bytes = text.bytes
         func isURLSafe(_ b: UInt8) -> Bool { ByteClass.isASCIIAlphanumeric(b) || b == 0x2D || b == 0x5F }
-        var i = 0
-        while i < bytes.count {
-            guard isURLSafe(bytes[i]), i == 0 || !isURLSafe(bytes[i - 1]) else { i += 1; continue }
-            var end = i
-            while end < bytes.count, isURLSafe(bytes[end]) || bytes[end] == 0x3A || bytes[end] == 0x2E { end += 1 }
+        // The runs, found through a buffer pointer (every byte of every request passes here). Both token
+        // shapes are at least 44 characters: shorter runs (every word of prose) are not looked at again.
+        var runs: [Range<Int>] = []
+        bytes.withUnsafeBufferPointer { buffer in
+            var i = 0
+            while i < buffer.count {
+                guard isURLSafe(buffer[i]), i == 0 || !isURLSafe(buffer[i - 1]) else { i += 1; continue }
+                var end = i
+                while end < buffer.count, isURLSafe(buffer[end]) || buffer[end] == 0x3A || buffer[end] == 0x2E { end += 1 }
+                if end - i >= 44 { runs.append(i..<end) }
+                i = max(end, i + 1)
+            }
+        }
+        for run in runs {
+            let i = run.lowerBound, end = run.upperBound
             let token = bytes[i..<end]
             // Discord tokens are 58–74 characters: only those are split (a split allocates).
             let parts = (58...74).contains(token.count) ? token.split(separator: 0x2E, omittingEmptySubsequences: false) : []
@@ -150,7 +160,6 @@ extension SecretRecognizer {
                       parts[0].contains(where: ByteClass.isUpper), parts[2].contains(where: ByteClass.isDigit) {
                 append(&findings, i..<end, "bot-token")
             }
-            i = max(end, i + 1)
         }
     }
 

@@ -11,9 +11,14 @@ extension AttemptStateMachine {
         return nil
     }
 
+    /// Whether the hedge's provider, as registered when the hedge is due, may take the request: the
+    /// dispatch-time privacy check of `located`, for the second call of a hedged strategy.
+    package func mayHedge(at locality: ProviderLocality) -> Bool { privacy.mayDispatch(level, to: locality) }
+
     /// A hedge call to `id` was started beside the current call: it counts as an attempt.
     package mutating func hedgeStarted(_ id: ProviderID, queueWait: Duration) -> SwitchboardEvent {
         totalAttempts += 1
+        hedges += 1
         self.queueWait += queueWait
         hedgeAudit = audit.count
         audit.append(RoutingAuditRecord.Attempt(provider: id, onDevice: candidates.first { $0.id == id }?.isOnDevice ?? false))

@@ -1,28 +1,65 @@
 extension AttemptStateMachine {
-    public mutating func start(now: Duration) -> Action { nextAcquire(now: now) }
+    package mutating func start(now: Duration) -> Action { nextCandidate(now: now) }
 
     /// The caller's task was cancelled (or a slot wait or sleep was interrupted by it).
-    public mutating func cancelled() -> Action { .finish(.failure(.cancelled)) }
+    package mutating func cancelled() -> Action { .finish(.failure(.cancelled)) }
 
     /// The current provider cannot be tried (its breaker is open, it left the registry, or the
     /// dispatch-time privacy check refused it).
-    public mutating func skipped(_ reason: Ineligibility.Reason, now: Duration) -> Action {
+    package mutating func skipped(_ reason: Ineligibility.Reason, now: Duration) -> Action {
         if let id = currentProvider { skipped.append(Ineligibility(provider: id, reason: reason)) }
         advance()
-        return nextAcquire(now: now)
+        return nextCandidate(now: now)
     }
 
-    /// No slot on the current provider: its queue is full or the wait timed out.
-    public mutating func slotUnavailable(_ error: SwitchboardError, now: Duration) -> Action {
-        if error == .cancelled { return cancelled() }
-        slotError = error
-        advance()
-        return nextAcquire(now: now)
-    }
-
-    /// A slot on the current provider is held: call it.
-    public mutating func admitted(queueWait: Duration) -> Action {
+    /// What the registry holds for the current provider at dispatch: its place (nil when it left);
+    /// `cancelled` when the caller's task was. The privacy rule is checked again on the provider as
+    /// registered now (one registered again since ranking may run elsewhere): defence in depth, a
+    /// private request never leaves the device whatever ranked it.
+    package mutating func located(at locality: ProviderLocality?, cancelled: Bool, now: Duration) -> Action {
         guard let id = currentProvider else { return .finish(.failure(exhausted())) }
+        guard let locality else { return skipped(.unavailable, now: now) }
+        guard privacy.mayDispatch(level, to: locality) else { return skipped(.privacy, now: now) }
+        if cancelled { return self.cancelled() }
+        return .admit(id)
+    }
+
+    /// The current provider's breaker answered (`CircuitBreaker.admit`): an open one is skipped; a
+    /// half-open one's probe is remembered, to be freed if no slot can be had.
+    package mutating func breakerAnswered(_ admission: CircuitBreaker.Admission, now: Duration) -> Action {
+        guard let id = currentProvider else { return .finish(.failure(exhausted())) }
+        if admission == .rejected { return skipped(.circuitOpen, now: now) }
+        holdsProbe = admission == .probe
+        return .acquire(id)
+    }
+
+    /// The breaker update the machine asked for is done.
+    package mutating func breakerUpdated() -> Action {
+        defer { afterBreakerUpdate = nil }
+        return afterBreakerUpdate ?? .finish(.failure(exhausted()))
+    }
+
+    /// No slot on the current provider: its queue is full, the wait timed out or was cancelled.
+    package mutating func slotUnavailable(_ error: SwitchboardError, now: Duration) -> Action {
+        let id = currentProvider
+        let next: Action
+        if error == .cancelled {
+            next = cancelled()
+        } else {
+            slotError = error
+            advance()
+            next = nextCandidate(now: now)
+        }
+        guard holdsProbe, let id else { return next }
+        holdsProbe = false
+        return updateBreaker(id, .probeAbandoned, then: next)
+    }
+
+    /// A slot on the current provider is held: call it, hedged when the request wants that and
+    /// another candidate may take the hedge.
+    package mutating func admitted(queueWait: Duration) -> Action {
+        guard let id = currentProvider else { return .finish(.failure(exhausted())) }
+        holdsProbe = false  // the call's outcome gives the probe its verdict
         totalAttempts += 1
         attemptsOnCurrent += 1
         self.queueWait += queueWait
@@ -46,29 +83,34 @@ extension AttemptStateMachine {
         // Nobody reads `providerChosen` without a stream; leaving it out spares `respond` an allocation.
         if streaming { events.append(.providerChosen(id, attempt: totalAttempts)) }
         audit.append(RoutingAuditRecord.Attempt(provider: id, onDevice: candidates[index].isOnDevice))
+        let strategy: CallStrategy = hedging ? hedgeCandidate().map { .hedged(by: $0) } ?? .single : .single
         return .call(CallPlan(provider: id, attempt: totalAttempts, answerPrefix: prefix,
-                              events: events, isFallback: isFallback))
+                              events: events, isFallback: isFallback, strategy: strategy))
     }
 
-    /// The call on the current provider ended. A failure after text reached the caller is resumed
-    /// (on the same provider after a backoff, which needs room in the retry budget, or on the next
-    /// one, which is charged to it) while `maxResumes` allows; otherwise the retry policy decides as
-    /// for any failure.
+    /// The call on the current provider ended. A success finishes the request with its response. A
+    /// failure that asks for a long pause (`RetryPolicy.cooldown(after:)`) cools the provider's breaker
+    /// down first. A failure after text reached the caller is resumed (on the same provider after a
+    /// backoff, which needs room in the retry budget, or on the next one, which is charged to it) while
+    /// `maxResumes` allows; otherwise the retry policy decides as for any failure.
     package mutating func callFinished(_ report: CallReport, budget: inout RetryBudget,
                                       random: inout SeededRandom) -> Action {
         guard let id = currentProvider else { return .finish(.failure(exhausted())) }
+        if streaming, firstTokenAt == nil { firstTokenAt = report.firstTokenAt }
         let error: ProviderError
         switch report.result {
-        case .success(let reason):
-            var usage = report.usage
-            if deliveredTokens > 0, var counted = usage {
-                counted.completionTokens = counted.completionTokens.saturatingAdd(deliveredTokens)
-                usage = counted
-            }
-            return .finish(.success(Success(provider: id, text: delivered + report.text, reason: reason, usage: usage)))
-        case .failure(let failure):
-            error = failure
+        case .success(let reason): return .finish(.success(response(report, reason: reason, provider: id)))
+        case .failure(let failure): error = failure
         }
+        let next = report.callerCancelled ? cancelled() : afterFailure(error, report: report, budget: &budget, random: &random)
+        guard let cooldown = retry.cooldown(after: error) else { return next }
+        // A long Retry-After benches the provider for that long; the request moves on now.
+        return updateBreaker(id, .coolDown(until: report.now + cooldown), then: next)
+    }
+
+    private mutating func afterFailure(_ error: ProviderError, report: CallReport, budget: inout RetryBudget,
+                                       random: inout SeededRandom) -> Action {
+        guard let id = currentProvider else { return .finish(.failure(exhausted())) }
         let failure = AttemptFailure(provider: id, error: error)
         failures.append(failure)
         if !audit.isEmpty { audit[audit.count - 1].failure = error.auditKind }
@@ -102,7 +144,7 @@ extension AttemptStateMachine {
             if let minimum { minimumContext = max(minimumContext ?? 0, believedMinimumContext(claimed: minimum)) }
             pending = Handover(from: id, reason: error, isResume: isResume)
             advance()
-            return nextAcquire(now: report.now)
+            return nextCandidate(now: report.now)
         case .fail(.cancelled):
             return cancelled()
         case .fail(.deadline):
@@ -112,8 +154,29 @@ extension AttemptStateMachine {
         }
     }
 
+    /// The request's one response, from the call that finished it and what came before: resumed
+    /// prefixes, earlier attempts, queue waits, the first token the caller saw.
+    private func response(_ report: CallReport, reason: FinishReason, provider id: ProviderID) -> GenerationResponse {
+        var usage = report.usage ?? TokenUsage(promptTokens: size.estimatedPromptTokens,
+                                               completionTokens: report.tokens.saturatingAdd(deliveredTokens))
+        if report.usage != nil, deliveredTokens > 0 { usage.completionTokens = usage.completionTokens.saturatingAdd(deliveredTokens) }
+        let firstToken = firstTokenAt ?? report.firstTokenAt
+        let timings = ResponseTimings(queueWait: queueWait, timeToFirstToken: firstToken.map { $0 - start }, total: report.now - start)
+        var response = GenerationResponse(text: delivered + report.text, providerID: id,
+                                          fallbackFrom: firstProvider == id ? nil : firstProvider,
+                                          attempts: totalAttempts, usage: usage, timings: timings, privacy: level,
+                                          finishReason: reason, resumes: resumes, hedges: hedges)
+        response.toolCalls = report.toolCalls
+        return response
+    }
+
+    private mutating func updateBreaker(_ id: ProviderID, _ update: CircuitBreaker.Update, then next: Action) -> Action {
+        afterBreakerUpdate = next
+        return .updateBreaker(id, update)
+    }
+
     /// A retry's backoff is over: try the same provider again.
-    public mutating func wokeUp(now: Duration) -> Action { nextAcquire(now: now) }
+    package mutating func wokeUp(now: Duration) -> Action { nextCandidate(now: now) }
 
     // MARK: - Internals
 
@@ -123,7 +186,7 @@ extension AttemptStateMachine {
     }
 
     /// The next provider worth a slot, skipping those the request cannot use.
-    private mutating func nextAcquire(now: Duration) -> Action {
+    private mutating func nextCandidate(now: Duration) -> Action {
         while true {
             if let deadline, now >= deadline { return .finish(.failure(.deadlineExceeded)) }
             guard index < candidates.count else { return .finish(.failure(exhausted())) }
@@ -134,7 +197,7 @@ extension AttemptStateMachine {
                 // Whatever ranked this provider, a private request never leaves the device.
                 skipped.append(Ineligibility(provider: candidate.id, reason: .privacy))
             } else {
-                return .acquire(candidate.id)
+                return .check(candidate.id)
             }
             advance()
         }

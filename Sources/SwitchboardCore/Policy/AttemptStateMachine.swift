@@ -1,10 +1,13 @@
 /// The decisions of one request across its provider calls, with no I/O: which provider to try next,
-/// whether to retry, fall back, resume a half-streamed answer elsewhere, or stop. The coordinator
-/// performs each `Action` (take a slot, call, sleep) and feeds back what happened; every rule lives
-/// here, so it is tested without tasks (like `CircuitBreaker` and `ModelLifecycle`).
+/// whether it may still receive the request when dispatched (privacy, its breaker), whether to hedge,
+/// retry, fall back, cool a provider down, resume a half-streamed answer elsewhere, or stop. The
+/// coordinator performs each `Action` (look a provider up, ask its breaker, take a slot, call, sleep,
+/// update a breaker) and feeds back what it found; every rule lives here, so it is tested without
+/// tasks, with time as an input (like `CircuitBreaker` and `ModelLifecycle`).
 ///
-/// Inputs: `start`, then after `.acquire` one of `skipped`/`slotUnavailable`/`admitted`, after `.call`
-/// `callFinished`, after `.retry` `wokeUp`; `cancelled` at any point. Each returns the next action,
+/// Inputs: `start`; after `.check` `located` (or `skipped`); after `.admit` `breakerAnswered`; after
+/// `.acquire` `slotUnavailable` or `admitted`; after `.call` `callFinished`; after `.retry` `wokeUp`;
+/// after `.updateBreaker` `breakerUpdated`; `cancelled` at any point. Each returns the next action,
 /// until `.finish`.
 public struct AttemptStateMachine: Sendable {
     public struct Candidate: Sendable, Hashable {
@@ -32,39 +35,63 @@ public struct AttemptStateMachine: Sendable {
         package var events: [SwitchboardEvent]
         /// Whether this call is a fallback from the request's first provider (for metrics).
         public var isFallback: Bool
+        /// One call, or a hedged one.
+        package var strategy: CallStrategy
     }
 
-    public enum Action: Sendable {
-        /// Check the provider's breaker and take a slot; answer with `skipped`, `slotUnavailable` or `admitted`.
+    /// How a call is made. The machine picks; the coordinator has one routine per strategy.
+    package enum CallStrategy: Sendable, Hashable {
+        case single
+        /// Call the provider; if it has produced no token after the hedge delay, call `hedge` too (hedge
+        /// budget, its breaker and a free slot allowing: `hedgeStarted` then, and `hedgeFinished` after
+        /// the race). The first token wins.
+        case hedged(by: Candidate)
+    }
+
+    package enum Action: Sendable {
+        /// Look the provider up in the registry as it is now; answer with `located` (whether it is
+        /// registered, where it runs, whether the caller gave up).
+        case check(ProviderID)
+        /// Ask the provider's circuit breaker; answer with `breakerAnswered`.
+        case admit(ProviderID)
+        /// Take a slot on the provider; answer with `slotUnavailable` or `admitted`.
         case acquire(ProviderID)
         /// Call the provider on the slot just taken; answer with `callFinished`.
         case call(CallPlan)
         /// Wait this long (a retry's backoff), then answer with `wokeUp`.
         case retry(after: Duration)
-        case finish(Result<Success, SwitchboardError>)
+        /// Apply this to the provider's shared breaker, then answer with `breakerUpdated`.
+        case updateBreaker(ProviderID, CircuitBreaker.Update)
+        /// The request's answer (the one conversion from the last `CallReport`), or why there is none.
+        case finish(Result<GenerationResponse, SwitchboardError>)
     }
 
-    /// How the request ended well: the provider whose call finished it and the whole answer.
-    public struct Success: Sendable, Hashable {
-        public var provider: ProviderID
-        /// Everything the caller received: resumed prefixes plus the last call's text.
-        public var text: String
-        public var reason: FinishReason
-        public var usage: TokenUsage?
-    }
-
-    /// What one provider call did.
-    public struct CallReport: Sendable, Hashable {
-        public var result: Result<FinishReason, ProviderError>
-        public var usage: TokenUsage?
+    /// What one provider call did: the coordinator's consumer of the provider's stream folds its
+    /// events into this, and it is the only form a call's result takes before the response.
+    package struct CallReport: Sendable {
+        package var result: Result<FinishReason, ProviderError>
+        package var usage: TokenUsage?
         /// The call's own text (after any prefix it continued) and its token count.
-        public var text: String
-        public var tokens: Int
-        public var now: Duration
-        public init(result: Result<FinishReason, ProviderError>, usage: TokenUsage? = nil, text: String = "",
-                    tokens: Int = 0, now: Duration) {
-            self.result = result; self.usage = usage; self.text = text; self.tokens = tokens; self.now = now
+        package var text: String
+        package var tokens: Int
+        /// The model's tool calls; yielded as events only when the call finishes (a failed call's are dropped).
+        package var toolCalls: [ToolCall] = []
+        /// Clock times: the call's start, its first token (if any) and its end.
+        package var started: Duration
+        package var firstTokenAt: Duration?
+        package var now: Duration
+        /// The caller's task was cancelled when the call ended: a failure then ends the request.
+        package var callerCancelled = false
+
+        package init(result: Result<FinishReason, ProviderError>, usage: TokenUsage? = nil, text: String = "",
+                    tokens: Int = 0, started: Duration? = nil, firstTokenAt: Duration? = nil, now: Duration) {
+            self.result = result; self.usage = usage; self.text = text; self.tokens = tokens
+            self.started = started ?? now; self.firstTokenAt = firstTokenAt; self.now = now
         }
+
+        package var error: ProviderError? { if case .failure(let e) = result { e } else { nil } }
+        package var duration: Duration { now - started }
+        package var timeToFirstToken: Duration? { firstTokenAt.map { $0 - started } }
     }
 
     public let candidates: [Candidate]
@@ -76,6 +103,10 @@ public struct AttemptStateMachine: Sendable {
     public let streaming: Bool
     public let maxResumes: Int
     public let deadline: Duration?
+    /// When the request started (the response's timings count from here).
+    package let start: Duration
+    /// Whether the request wants hedged calls (`GenerationRequest.hedge` or the configuration).
+    package let hedging: Bool
     /// The request's size, to weigh a server's context claim and cap the text a resume carries.
     public let size: RequestSize
 
@@ -92,6 +123,14 @@ public struct AttemptStateMachine: Sendable {
     /// Text already delivered to the caller by calls that then failed; the next call continues it.
     public internal(set) var delivered = ""
     public internal(set) var deliveredTokens = 0
+    /// Hedge calls started so far.
+    package internal(set) var hedges = 0
+    /// The first token the caller saw, over all calls (a stream's time to first token).
+    package internal(set) var firstTokenAt: Duration?
+    /// The action that follows a breaker update the machine asked for.
+    var afterBreakerUpdate: Action?
+    /// The current provider's breaker admitted a half-open probe: a slot that cannot be had frees it.
+    var holdsProbe = false
     var pending: Handover?
     /// The audit entry of a hedge call still racing.
     var hedgeAudit: Int?
@@ -105,12 +144,12 @@ public struct AttemptStateMachine: Sendable {
         var isResume: Bool
     }
 
-    public init(candidates: [Candidate], level: PrivacyLevel, retry: RetryPolicy, privacy: PrivacyPolicy,
+    package init(candidates: [Candidate], level: PrivacyLevel, retry: RetryPolicy, privacy: PrivacyPolicy,
                 streaming: Bool, maxResumes: Int, deadline: Duration?, size: RequestSize = RequestSize(),
-                skipped: [Ineligibility] = []) {
+                skipped: [Ineligibility] = [], start: Duration = .zero, hedging: Bool = false) {
         self.candidates = candidates; self.level = level; self.retry = retry; self.privacy = privacy
         self.streaming = streaming; self.maxResumes = max(0, maxResumes); self.deadline = deadline
-        self.size = size; self.skipped = skipped
+        self.size = size; self.skipped = skipped; self.start = start; self.hedging = hedging
     }
 
     public var currentProvider: ProviderID? { index < candidates.count ? candidates[index].id : nil }

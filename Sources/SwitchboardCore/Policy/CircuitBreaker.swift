@@ -125,6 +125,21 @@ public struct CircuitBreaker: Sendable, Hashable {
         if case .halfOpen = state, probesInFlight > 0 { probesInFlight -= 1 }
     }
 
+    /// A change one request's decisions ask of the shared breaker (`AttemptStateMachine.Action.updateBreaker`).
+    package enum Update: Sendable, Hashable {
+        /// A probe was admitted for a call that never started (no slot): free it.
+        case probeAbandoned
+        /// The provider asked for a long pause (a `Retry-After` past the retry policy's limit).
+        case coolDown(until: Duration)
+    }
+
+    package mutating func apply(_ update: Update) {
+        switch update {
+        case .probeAbandoned: recordCancelled()
+        case .coolDown(let until): coolDown(until: until)
+        }
+    }
+
     /// How long the next ejection lasts.
     public var nextOpenDuration: Duration {
         var seconds = configuration.openDuration.seconds

@@ -1,4 +1,8 @@
 import SwitchboardCore
+import Synchronization
+
+// The hedged call strategy (`AttemptStateMachine.CallStrategy.hedged`): the first call, and a second
+// one on the machine's hedge candidate if the first is slow to its first token.
 
 /// Where and when a call's hedge would start.
 struct HedgeTarget: Sendable {
@@ -7,15 +11,12 @@ struct HedgeTarget: Sendable {
 }
 
 extension Coordinator {
-    /// A hedge for the call about to be made, if the request wants one and a provider may take it:
-    /// the next eligible candidate (privacy checked again here), after the current provider's p95
-    /// time to first token.
-    nonisolated func hedgeTarget(for request: GenerationRequest, analysis: RequestAnalysis, run: AttemptRun,
-                     primary: any Provider) async -> HedgeTarget? {
-        guard request.hedge ?? configuration.hedging.enabled,
-              let candidate = run.machine.hedgeCandidate(), let provider = state.withLock({ $0.registry[candidate.id]?.provider }),
-              configuration.privacy.mayDispatch(analysis.privacy, to: provider.capabilities.locality)
-        else { return nil }
+    /// Where and when the hedge the machine chose would start: its provider as registered now (privacy
+    /// checked again, as for any dispatch), after the current provider's p95 time to first token.
+    nonisolated func hedgeTarget(_ candidate: AttemptStateMachine.Candidate, primary: any Provider,
+                                 run: AttemptRun) async -> HedgeTarget? {
+        guard let provider = state.withLock({ $0.registry[candidate.id]?.provider }),
+              run.machine.mayHedge(at: provider.capabilities.locality) else { return nil }
         let measured = await metrics.metrics(for: primary.id)?.timeToFirstToken
         let delay = configuration.hedging.delay(measuredP95: measured.flatMap { $0.count > 0 ? $0.p95 : nil },
                                                 expected: primary.capabilities.expectedTimeToFirstToken)
@@ -24,11 +25,11 @@ extension Coordinator {
 
     /// Calls `primary` and, if it has produced no token after the hedge delay, `hedge.provider` too
     /// (budget and a free slot allowing). The first to produce a token answers; the other is cancelled
-    /// at once and its slot released. Both calls are recorded; the winner's outcome is returned for
-    /// the state machine, with the machine told which provider it was.
+    /// at once and its slot released. Both calls are recorded; the winner's report is returned for
+    /// the state machine, which was told which provider it was (`hedgeFinished`).
     nonisolated func callHedged(_ primary: any Provider, _ providerRequest: ProviderRequest, lease: LoadBalancer.Lease,
                     isFallback: Bool, hedge: HedgeTarget, run: inout AttemptRun,
-                    events: EventSink?) async -> (provider: ProviderID, outcome: CallOutcome) {
+                    events: EventSink?) async -> CallReport {
         let clock = clock
         let maxTokens = providerRequest.request.maxTokens
         let (signals, signal) = AsyncStream<RaceSignal>.makeStream()
@@ -91,7 +92,7 @@ extension Coordinator {
         hedgeTimer.cancel()
 
         // The loser first, so its slot is free while the winner still streams.
-        var outcomes: [Int: CallOutcome] = [:]
+        var outcomes: [Int: CallReport] = [:]
         for lane in winner == 1 ? [0, 1] : [1, 0] {
             guard let task = lanes.task(lane) else { continue }
             var outcome = await task.value
@@ -108,16 +109,16 @@ extension Coordinator {
         deadlineTimer?.cancel()
         deadlineAlarm?.cancel()
         signal.finish()
-        let primaryOutcome = outcomes[0] ?? CallOutcome(started: clock.now(), ended: clock.now())
-        guard let hedgeOutcome = outcomes[1] else { return (primary.id, primaryOutcome) }
-        let succeeded: (CallOutcome) -> Bool = { if case .success = $0.result { true } else { false } }
+        let primaryOutcome = outcomes[0] ?? CallReport(result: .failure(.cancelled), now: clock.now())
+        guard let hedgeOutcome = outcomes[1] else { return primaryOutcome }
+        let succeeded: (CallReport) -> Bool = { if case .success = $0.result { true } else { false } }
         let hedgeWon = winner == 1 || (winner == nil && !succeeded(primaryOutcome) && succeeded(hedgeOutcome))
         run.machine.hedgeFinished(hedge: hedge.provider.id, hedgeWon: hedgeWon,
                                   hedgeError: hedgeWon ? nil : hedgeOutcome.error)
         let answered = hedgeWon ? hedgeOutcome : primaryOutcome
         await metrics.recordHedge(primary: primary.id, hedge: hedge.provider.id,
                                   winner: succeeded(answered) ? (hedgeWon ? hedge.provider.id : primary.id) : nil)
-        return hedgeWon ? (hedge.provider.id, hedgeOutcome) : (primary.id, primaryOutcome)
+        return hedgeWon ? hedgeOutcome : primaryOutcome
     }
 
     /// Takes the budget and a free slot for a hedge call, or nil (then the first call runs alone).
@@ -138,9 +139,64 @@ extension Coordinator {
             return lease
         }
         guard let lease else { return nil }
-        run.hedges += 1
         let started = run.machine.hedgeStarted(id, queueWait: lease.queueWait)
         events?.yield(started)
         return lease
+    }
+}
+
+/// What the two calls of a hedge tell the coordinator while they race.
+enum RaceSignal: Sendable {
+    /// The lane claimed the race with its first token (or an empty answer's finish).
+    case won(Int)
+    /// The lane's call ended (after winning, losing or failing).
+    case finished(Int)
+    /// The first call has been slow long enough: start the hedge.
+    case hedgeDue
+    /// The request's latency budget ran out.
+    case deadline
+}
+
+/// The one decision two racing calls share: which of them answers. The first to claim wins.
+final class RaceGate: Sendable {
+    private let winner = Lock<Int?>(nil)
+
+    func claim(_ lane: Int) -> Bool {
+        winner.withLock { current in
+            if current == nil { current = lane }
+            return current == lane
+        }
+    }
+}
+
+/// One side of a hedge, as `Coordinator.consume` sees it (a class, like `EventSink`, so the
+/// optional that every unhedged call carries is a plain pointer).
+final class RaceLane: Sendable {
+    let gate: RaceGate
+    let lane: Int
+    let signals: AsyncStream<RaceSignal>.Continuation
+
+    init(gate: RaceGate, lane: Int, signals: AsyncStream<RaceSignal>.Continuation) {
+        self.gate = gate; self.lane = lane; self.signals = signals
+    }
+
+    /// True when this lane may deliver (it won, now or before); the coordinator is told of a win.
+    func claim() -> Bool {
+        guard gate.claim(lane) else { return false }
+        signals.yield(.won(lane))
+        return true
+    }
+}
+
+/// The racing calls' tasks, reachable from a cancellation handler.
+final class RaceTasks: Sendable {
+    private let tasks = Lock<[Int: Task<CallReport, Never>]>([:])
+
+    func add(_ lane: Int, _ task: Task<CallReport, Never>) { tasks.withLock { $0[lane] = task } }
+    func task(_ lane: Int) -> Task<CallReport, Never>? { tasks.withLock { $0[lane] } }
+    var count: Int { tasks.withLock { $0.count } }
+
+    func cancel(except kept: Int? = nil) {
+        for (lane, task) in tasks.withLock({ $0 }) where lane != kept { task.cancel() }
     }
 }

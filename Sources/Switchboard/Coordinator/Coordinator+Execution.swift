@@ -1,16 +1,18 @@
 import SwitchboardCore
 
-/// The timing of one request across its attempts; the decisions live in `AttemptStateMachine`.
+/// One request's attempts: the decisions (`AttemptStateMachine`) and what the driver holds between
+/// actions.
 struct AttemptRun {
-    let start: Duration
     var machine: AttemptStateMachine
     /// Where a call's deadline timer sleeps: the coordinator's clock for a budget the app set, nil
     /// (real time, `DeadlineAlarm`) for the default deadline (`SwitchboardConfiguration.defaultDeadline`).
     /// The default is a safety net against a provider that holds a call; on an injected test clock that
     /// jumps ahead on every sleep it would cut each streamed call at once.
     var timerClock: ClockSource?
-    var firstTokenAt: Duration?
-    var hedges = 0
+    /// The slot taken for the next call.
+    var lease: LoadBalancer.Lease?
+    /// When the slot was free, the clock read for the breaker also starts the call (one read less).
+    var callStart: Duration?
 }
 
 /// What the audit trail needs to know about one request, gathered along its path.
@@ -86,8 +88,8 @@ extension Coordinator {
             deadline: budget.map { start + $0 },
             size: .init(estimatedPromptTokens: analysis.estimatedPromptTokens, maxTokens: request.maxTokens,
                         imageCount: max(analysis.imageCount, request.images.count)),
-            skipped: ineligible)
-        var run = AttemptRun(start: start, machine: machine, timerClock: chosenBudget == nil ? nil : clock)
+            skipped: ineligible, start: start, hedging: hedged)
+        var run = AttemptRun(machine: machine, timerClock: chosenBudget == nil ? nil : clock)
         let result = await attempt(request, analysis: analysis, run: &run, events: events)
         trace?.excluded = run.machine.skipped
         trace?.attempts = run.machine.audit
@@ -105,96 +107,34 @@ extension Coordinator {
         return nil
     }
 
-    /// Tries the candidates in order, retrying, falling back and resuming as the state machine
-    /// decides; this loop only performs its actions (slots, calls, sleeps) and reports back.
+    /// The driver: performs the state machine's actions (registry look-ups, breaker calls, slots, the
+    /// call, sleeps) and feeds back what it found. Every decision is the machine's.
     nonisolated(nonsending) func attempt(_ request: GenerationRequest, analysis: RequestAnalysis,
-                             run: inout AttemptRun, events: EventSink?) async -> Result<GenerationResponse, SwitchboardError> {
+                                         run: inout AttemptRun, events: EventSink?) async -> Result<GenerationResponse, SwitchboardError> {
         // The request's start stands for "now" here: nothing that takes time happened since.
-        var action = run.machine.start(now: run.start)
-        var lease: LoadBalancer.Lease?
-        var admission = CircuitBreaker.Admission.allowed
-        // When the slot was free, the clock read for the breaker also starts the call (one read less).
-        var callStart: Duration?
+        var action = run.machine.start(now: run.machine.start)
         while true {
             switch action {
-            case .acquire(let id):
-                guard let provider = state.withLock({ $0.registry[id]?.provider }) else { action = run.machine.skipped(.unavailable, now: clock.now()); continue }
-                // Defence in depth: whatever chose this provider, a private request never leaves the device.
-                guard configuration.privacy.mayDispatch(analysis.privacy, to: provider.capabilities.locality) else {
-                    action = run.machine.skipped(.privacy, now: clock.now()); continue
-                }
-                if Task.isCancelled { action = run.machine.cancelled(); continue }
+            case .check(let id):
+                let locality = state.withLock { $0.registry[id]?.capabilities.locality }
+                action = run.machine.located(at: locality, cancelled: Task.isCancelled, now: clock.now())
+            case .admit(let id):
                 let now = clock.now()
-                admission = state.withLock { $0.registry[id]?.breaker.admit(at: now) } ?? .rejected
-                if admission == .rejected { action = run.machine.skipped(.circuitOpen, now: clock.now()); continue }
-                do {
-                    // A free slot is taken without an async call; only a wait needs one.
-                    let held: LoadBalancer.Lease
-                    if let free = loadBalancer.tryAcquire(id) {
-                        held = free; callStart = now
-                    } else {
-                        held = try await loadBalancer.acquire(id, priority: request.priority); callStart = nil
-                    }
-                    lease = held
-                    action = run.machine.admitted(queueWait: held.queueWait)
-                } catch {
-                    if admission == .probe { state.withLock { $0.registry[id]?.breaker.recordCancelled() } }
-                    action = run.machine.slotUnavailable(error, now: clock.now())
-                }
+                run.callStart = now
+                action = run.machine.breakerAnswered(state.withLock { $0.registry[id]?.breaker.admit(at: now) } ?? .rejected, now: now)
+            case .acquire(let id):
+                action = await takeSlot(id, priority: request.priority, run: &run)
             case .call(let plan):
-                guard let held = lease, let provider = state.withLock({ $0.registry[plan.provider]?.provider }) else {
-                    if let held = lease { await loadBalancer.release(held); lease = nil }
-                    action = run.machine.skipped(.unavailable, now: clock.now()); continue
-                }
-                lease = nil
-                for event in plan.events {
-                    events?.yield(event)
-                    if case .fallback(let from, let to, _) = event { await metrics.recordFallback(from: from, to: to); callStart = nil }
-                }
-                var callRequest = request
-                if let prefix = plan.answerPrefix {
-                    // The continuation gets what is left of the token budget.
-                    callRequest.answerPrefix = prefix
-                    callRequest.maxTokens = max(1, request.maxTokens.saturatingAdd(-run.machine.deliveredTokens))
-                }
-                let providerRequest = ProviderRequest(request: callRequest, analysis: analysis, attempt: plan.attempt,
-                                                      timeout: run.machine.deadline.map { $0 - clock.now() })
-                var outcome: CallOutcome
-                var answeredBy = plan.provider
-                if request.hedge ?? configuration.hedging.enabled,
-                   let hedge = await hedgeTarget(for: request, analysis: analysis, run: run, primary: provider) {
-                    (answeredBy, outcome) = await callHedged(provider, providerRequest, lease: held, isFallback: plan.isFallback,
-                                                             hedge: hedge, run: &run, events: events)
-                } else {
-                    outcome = await callProvider(provider, providerRequest, deadline: run.machine.deadline, timerClock: run.timerClock,
-                                                 events: events, started: callStart)
-                    outcome.redactFailure(by: provider)
-                    await loadBalancer.release(held, at: outcome.ended)
-                    record(outcome, provider: plan.provider, queueWait: held.queueWait, isFallback: plan.isFallback)
-                }
-                if run.firstTokenAt == nil, let at = outcome.firstTokenAt, events != nil { run.firstTokenAt = at }
-                if case .failure(let error) = outcome.result, let cooldown = configuration.retry.cooldown(after: error) {
-                    // A long Retry-After benches the provider for that long; the machine falls back now.
-                    let until = clock.now() + cooldown
-                    state.withLock { $0.registry[answeredBy]?.breaker.coolDown(until: until) }
-                }
-                if case .failure = outcome.result, Task.isCancelled { action = run.machine.cancelled(); continue }
-                let report = AttemptStateMachine.CallReport(
-                    result: outcome.result.map(\.reason), usage: try? outcome.result.get().usage,
-                    text: outcome.text, tokens: outcome.tokens, now: outcome.ended)
-                action = state.withLock { state in run.machine.callFinished(report, budget: &state.retryBudget, random: &state.random) }
-                if case .finish(.success(let success)) = action {
-                    return .success(response(success, outcome: outcome, run: run, analysis: analysis))
-                }
+                action = await call(plan, request, analysis: analysis, run: &run, events: events)
             case .retry(let delay):
-                do { try await clock.sleep(for: delay) } catch { action = run.machine.cancelled(); continue }
-                action = run.machine.wokeUp(now: clock.now())
+                let slept = (try? await clock.sleep(for: delay)) != nil
+                action = slept ? run.machine.wokeUp(now: clock.now()) : run.machine.cancelled()
+            case .updateBreaker(let id, let update):
+                state.withLock { $0.registry[id]?.breaker.apply(update) }
+                action = run.machine.breakerUpdated()
             case .finish(let result):
-                if let held = lease { await loadBalancer.release(held) }
-                switch result {
-                case .failure(let error): return .failure(error)
-                case .success: return .failure(.cancelled)  // successes return from `.call` with their outcome
-                }
+                if let held = run.lease { await loadBalancer.release(held) }
+                return result
             }
         }
     }
