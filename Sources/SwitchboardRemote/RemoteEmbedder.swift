@@ -5,6 +5,12 @@ import SwitchboardCore
 /// (Anthropic has none). Register it with `Coordinator.register(embedder:)`: it is not on the device, so
 /// the coordinator hands it public text only.
 ///
+/// Each call leaves a `UsageRecord` in `ledger` as a generation does (provider = the model id): the
+/// input tokens the API reported (OpenAI's `usage.prompt_tokens`; Gemini reports none, so its calls are
+/// billed on an estimate of a token per 4 characters), their cost at `pricing`, and the error's scrubbed
+/// description for a failed call; never the texts. With `budgetUSD`, the estimate is reserved first and
+/// a call that would pass the budget is refused before anything is sent.
+///
 /// Every number in a reply is checked: the count of vectors, their length, finite values, the `index`
 /// of each item; a reply that breaks any of these is an error, never a trap or a short answer.
 public struct RemoteEmbedder: Embedder {
@@ -18,6 +24,11 @@ public struct RemoteEmbedder: Embedder {
     let credentials: APICredentials
     let timeout: Duration
     let transport: any HTTPTransport
+    public let pricing: TokenPricing
+    public let ledger: UsageLedger
+    public let budgetUSD: Double?
+    /// The ledger's and the metrics' name for this embedder.
+    public var providerID: ProviderID { ProviderID(modelID) }
     /// Largest reply read: 2,048 texts × 3,072 floats as JSON text is about 120 MB, so one batch is capped
     /// by this instead (`maxBatch` texts per call).
     static let maxResponseBytes = 64 << 20
@@ -26,32 +37,60 @@ public struct RemoteEmbedder: Embedder {
     /// OpenAI's API or any server that speaks it (llama.cpp `--embeddings`, Ollama, vLLM).
     public static func openAI(model: String = "text-embedding-3-small", dimension: Int = 1536,
                               baseURL: URL = URL(string: "https://api.openai.com/v1")!, credentials: APICredentials,
-                              timeout: Duration = .seconds(30), transport: any HTTPTransport = URLSessionTransport()) -> RemoteEmbedder {
+                              timeout: Duration = .seconds(30), transport: any HTTPTransport = URLSessionTransport(),
+                              pricing: TokenPricing = .free, ledger: UsageLedger = UsageLedger(), budgetUSD: Double? = nil) -> RemoteEmbedder {
         RemoteEmbedder(modelID: model, dimension: dimension, api: .openAI, endpoint: baseURL.appendingPathComponent("embeddings"),
-                       credentials: credentials, timeout: timeout, transport: transport)
+                       credentials: credentials, timeout: timeout, transport: transport, pricing: pricing, ledger: ledger, budgetUSD: budgetUSD)
     }
 
     public static func gemini(model: String = "text-embedding-004", dimension: Int = 768,
                               baseURL: URL = URL(string: "https://generativelanguage.googleapis.com/v1beta")!,
                               credentials: APICredentials, timeout: Duration = .seconds(30),
-                              transport: any HTTPTransport = URLSessionTransport()) -> RemoteEmbedder {
+                              transport: any HTTPTransport = URLSessionTransport(), pricing: TokenPricing = .free,
+                              ledger: UsageLedger = UsageLedger(), budgetUSD: Double? = nil) -> RemoteEmbedder {
         RemoteEmbedder(modelID: model, dimension: dimension, api: .gemini,
                        endpoint: baseURL.appendingPathComponent("models/\(model):batchEmbedContents"),
-                       credentials: credentials, timeout: timeout, transport: transport)
+                       credentials: credentials, timeout: timeout, transport: transport, pricing: pricing, ledger: ledger, budgetUSD: budgetUSD)
     }
 
-    public func embed(_ texts: [String]) async throws -> [[Float]] {
+    public func embed(_ texts: [String]) async throws -> [[Float]] { try await embedWithUsage(texts).vectors }
+
+    /// The vectors and the input tokens the API reported (nil when any batch reported none).
+    public func embedWithUsage(_ texts: [String]) async throws -> EmbeddingBatch {
         var vectors: [[Float]] = []
+        var tokens: Int? = 0
         var start = 0
         while start < texts.count {
             let batch = Array(texts[start..<min(texts.count, start + Self.maxBatch)])
-            vectors += try await embedBatch(batch)
+            let reply = try await embedBatch(batch)
+            vectors += reply.vectors
+            tokens = tokens.flatMap { total in reply.inputTokens.map { total.saturatingAdd($0) } }
             start += batch.count
         }
-        return vectors
+        return EmbeddingBatch(vectors: vectors, inputTokens: tokens)
     }
 
-    private func embedBatch(_ texts: [String]) async throws -> [[Float]] {
+    /// One call, billed: the estimate reserved, then the reported (or estimated) tokens committed.
+    private func embedBatch(_ texts: [String]) async throws -> EmbeddingBatch {
+        let estimate = texts.reduce(0) { $0.saturatingAdd($1.count / 4 + 1) }
+        let reservation = try await ledger.reserve(provider: providerID, estimatedCostUSD: pricing.cost(of: TokenUsage(promptTokens: estimate)),
+                                                   budgetUSD: budgetUSD)
+        do {
+            let reply = try await send(texts)
+            let reported = reply.inputTokens.map { TokenUsage(promptTokens: $0) }
+            await ledger.commit(reservation, record: UsageRecord(provider: providerID, model: modelID, usage: reported,
+                                                                 costUSD: pricing.cost(of: reported ?? TokenUsage(promptTokens: estimate)),
+                                                                 error: nil))
+            return reply
+        } catch {
+            let failure = ProviderError(error)
+            await ledger.commit(reservation, record: UsageRecord(provider: providerID, model: modelID, usage: nil, costUSD: 0,
+                                                                 error: failure.description))
+            throw failure
+        }
+    }
+
+    private func send(_ texts: [String]) async throws -> EmbeddingBatch {
         let key = try await resolveKey()
         var headers = ["content-type": "application/json"]
         let body: [String: Any]
@@ -70,11 +109,17 @@ public struct RemoteEmbedder: Embedder {
             let detail = String(decoding: response.body.prefix(300), as: UTF8.self)
             throw ProviderError.server(status: response.status, message: key.map { $0.scrub(detail) } ?? detail)
         }
-        return try Self.decode(response.body, api: api, count: texts.count, dimension: dimension)
+        return try Self.decodeReply(response.body, api: api, count: texts.count, dimension: dimension)
     }
 
     /// The vectors of a reply, in input order, each L2-normalized; throws on any malformed part.
     static func decode(_ body: Data, api: API, count: Int, dimension: Int) throws -> [[Float]] {
+        try decodeReply(body, api: api, count: count, dimension: dimension).vectors
+    }
+
+    /// The vectors and the reported input tokens: OpenAI's `usage.prompt_tokens` when it is a
+    /// non-negative integer (clamped to 2^30 as every reported count), else nil.
+    static func decodeReply(_ body: Data, api: API, count: Int, dimension: Int) throws -> EmbeddingBatch {
         guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else {
             throw ProviderError.malformedResponse("the embeddings reply is not a JSON object")
         }
@@ -98,7 +143,12 @@ public struct RemoteEmbedder: Embedder {
             }
             for (index, item) in items.enumerated() { vectors[index] = try vector(item["values"], dimension: dimension) }
         }
-        return vectors.map { $0 ?? [] }
+        var tokens: Int?
+        if let usage = object["usage"] as? [String: Any], let number = usage["prompt_tokens"] as? NSNumber,
+           let value = Int(exactly: number.doubleValue), value >= 0 {
+            tokens = min(value, ReportedUsage.maxTokens)
+        }
+        return EmbeddingBatch(vectors: vectors.map { $0 ?? [] }, inputTokens: tokens)
     }
 
     private static func vector(_ value: Any?, dimension: Int) throws -> [Float] {

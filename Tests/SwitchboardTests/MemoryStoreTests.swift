@@ -134,6 +134,35 @@ struct MemoryStoreTests {
         for (a, b) in zip(got, expected) { #expect(abs(a.score - b.score) < 1e-4) }
     }
 
+    @Test("The half-precision prefilter returns the full-precision scan's top k bit for bit: near ties, exact ties, big rows",
+          arguments: [(3_000, UInt64(1)), (10_000, UInt64(2))])
+    func prefilterIsExact(count: Int, seed: UInt64) {
+        let d = 384
+        var generator = SeededRandom(seed: seed)
+        func unit(_ v: [Float]) -> [Float] { let n = v.reduce(0) { $0 + $1 * $1 }.squareRoot(); return v.map { $0 / n } }
+        let center = unit((0..<d).map { _ in Float.random(in: -1...1, using: &generator) })
+        var table = VectorTable(dimension: d)
+        for id in 0..<UInt64(count) {
+            var vector: [Float]
+            switch id % 4 {
+            case 0: vector = unit((0..<d).map { _ in Float.random(in: -1...1, using: &generator) })  // far away
+            case 1: vector = unit(center.map { $0 + Float.random(in: -1e-4...1e-4, using: &generator) })  // closer than half precision
+            case 2: vector = center  // exact ties, ranked by id
+            default: vector = center.map { $0 * Float.random(in: 0.999...1.001, using: &generator) }
+            }
+            if id == 7 { vector = center.map { $0 * 90_000 } }  // beyond half precision's range: always rescored
+            table.insert(id, level: UInt8(id % 3), vector: vector)
+        }
+        for id in stride(from: UInt64(5), to: UInt64(count), by: 11) { table.remove(id) }
+        for query in [center, unit(center.map { $0 + Float.random(in: -0.01...0.01, using: &generator) }), center.map { -$0 }] {
+            for k in [1, 10, 50] {
+                let got = table.top(k, query: query, maxLevel: 1), expected = table.fullScan(k, query: query, maxLevel: 1)
+                #expect(got.count == expected.count)
+                #expect(zip(got, expected).allSatisfy { $0.id == $1.id && $0.score == $1.score })
+            }
+        }
+    }
+
     @Test("A request carrying a personal memory is routed as personal: the remote receives nothing")
     func personalMemoryStaysOnDevice() async throws {
         let file = Self.temporaryFile()

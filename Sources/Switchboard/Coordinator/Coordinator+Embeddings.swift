@@ -12,6 +12,9 @@ public struct EmbeddingResponse: Sendable, Hashable {
     public var isOnDevice: Bool
     /// Embedders that failed before this one answered, in order.
     public var failedEmbedders: [String]
+    /// Input tokens: as the embedder counted them (the on-device tokenizer) or its API reported them,
+    /// else the analyzer's estimate. No completion tokens.
+    public var usage: TokenUsage
 }
 
 /// Why `embed` gave no vectors.
@@ -45,25 +48,86 @@ extension Coordinator {
 
     /// Embeds a batch of texts, analyzed like a request: the batch is as private as its most private
     /// text, and text the privacy policy keeps home is embedded only on the device.
+    ///
+    /// A call leaves the traces a generation leaves, through the same paths: a `CallRecord` per embedder
+    /// tried (latency, success or failure, fallback) in `metrics`, keyed by the embedder's model id; the
+    /// input tokens in the response's `usage` (a remote embedder also commits them, priced, to its
+    /// `UsageLedger`); and, with an audit trail, one `RoutingAuditRecord` of kind `embedding` (privacy
+    /// level, categories found, embedders excluded and tried, the one that answered). Never the texts.
     public nonisolated func embed(_ texts: [String]) async throws(EmbeddingError) -> EmbeddingResponse {
         guard !texts.isEmpty else { throw .emptyInput }
-        var privacy = PrivacyLevel.public
-        for text in texts where privacy < .sensitive {
-            privacy = max(privacy, analyzer.analyze(GenerationRequest(prompt: text)).privacy)
-        }
+        let analysis = embeddingAnalysis(texts)
         let policy = configuration.privacy
-        let eligible = embedders.all.filter { policy.mayDispatch(privacy, onDevice: $0.isOnDevice) }
-        guard !eligible.isEmpty else { throw .noEligibleEmbedder(privacy: privacy) }
-        var failed: [String] = []
-        for embedder in eligible {
-            guard let vectors = try? await embedder.embed(texts), vectors.count == texts.count,
-                  vectors.allSatisfy({ $0.count == embedder.dimension && $0.allSatisfy(\.isFinite) }) else {
-                failed.append(embedder.modelID)
-                continue
+        var eligible: [any Embedder] = []
+        var excluded: [Ineligibility] = []
+        for embedder in embedders.all {
+            if policy.mayDispatch(analysis.privacy, onDevice: embedder.isOnDevice) {
+                eligible.append(embedder)
+            } else {
+                excluded.append(Ineligibility(provider: ProviderID(embedder.modelID), reason: .privacy))
             }
-            return EmbeddingResponse(vectors: vectors, modelID: embedder.modelID, dimension: embedder.dimension, privacy: privacy,
-                                     isOnDevice: embedder.isOnDevice, failedEmbedders: failed)
         }
+        var attempts: [RoutingAuditRecord.Attempt] = []
+        var failed: [String] = []
+        var previous: ProviderID?
+        for embedder in eligible where !Task.isCancelled {
+            let id = ProviderID(embedder.modelID), start = clock.now()
+            attempts.append(RoutingAuditRecord.Attempt(provider: id, onDevice: embedder.isOnDevice))
+            let result: Result<EmbeddingBatch, ProviderError>
+            do { result = .success(try Self.checked(try await embedder.embedWithUsage(texts), count: texts.count, dimension: embedder.dimension)) } catch {
+                result = .failure(ProviderError(error))
+            }
+            if let previous { await metrics.recordFallback(from: previous, to: id) }
+            let outcome: CallRecord.Outcome = switch result {
+            case .success: .success
+            case .failure(.cancelled): .cancelled
+            case .failure(let error): .failure(error)
+            }
+            metrics.submit(CallRecord(provider: id, outcome: outcome, latency: clock.now() - start, isFallback: previous != nil))
+            switch result {
+            case .success(let batch):
+                await auditEmbedding(analysis, excluded: excluded, attempts: attempts, chosen: id, outcome: .completed)
+                return EmbeddingResponse(vectors: batch.vectors, modelID: embedder.modelID, dimension: embedder.dimension,
+                                         privacy: analysis.privacy, isOnDevice: embedder.isOnDevice, failedEmbedders: failed,
+                                         usage: TokenUsage(promptTokens: batch.inputTokens ?? analysis.estimatedPromptTokens))
+            case .failure(let error):
+                attempts[attempts.count - 1].failure = error.auditKind
+                failed.append(embedder.modelID)
+                previous = id
+            }
+        }
+        await auditEmbedding(analysis, excluded: excluded, attempts: attempts, chosen: nil, outcome: Task.isCancelled ? .cancelled : .failed)
+        if eligible.isEmpty { throw .noEligibleEmbedder(privacy: analysis.privacy) }
         throw .allEmbeddersFailed(failed)
+    }
+
+    /// The batch as one request: the most private text's level, every kind of entity found (one of
+    /// each, for the audit trail), the estimated tokens of all texts.
+    nonisolated func embeddingAnalysis(_ texts: [String]) -> RequestAnalysis {
+        var merged = RequestAnalysis(privacy: .public)
+        var kinds = Set<EntityKind>()
+        for text in texts {
+            let one = analyzer.analyze(GenerationRequest(prompt: text))
+            merged.privacy = max(merged.privacy, one.privacy)
+            merged.estimatedPromptTokens = merged.estimatedPromptTokens.saturatingAdd(one.estimatedPromptTokens)
+            for entity in one.entities where kinds.insert(entity.kind).inserted { merged.entities.append(entity) }
+        }
+        return merged
+    }
+
+    /// The embedder's answer if it is whole: one vector per text, each of its dimension, all finite.
+    static func checked(_ batch: EmbeddingBatch, count: Int, dimension: Int) throws(ProviderError) -> EmbeddingBatch {
+        guard batch.vectors.count == count, batch.vectors.allSatisfy({ $0.count == dimension && $0.allSatisfy(\.isFinite) }) else {
+            throw .malformedResponse("the embedder returned \(batch.vectors.count) vectors, not \(count) finite ones of length \(dimension)")
+        }
+        return batch
+    }
+
+    private nonisolated func auditEmbedding(_ analysis: RequestAnalysis, excluded: [Ineligibility], attempts: [RoutingAuditRecord.Attempt],
+                                            chosen: ProviderID?, outcome: RoutingAuditRecord.Outcome) async {
+        guard let audit else { return }
+        let requestID = state.withLock { $0.nextRequestID &+= 1; return $0.nextRequestID }
+        await audit.record(RoutingAuditRecord(requestID: requestID, time: clock.now().seconds, analysis: analysis, excluded: excluded,
+                                              attempts: attempts, chosen: chosen, outcome: outcome, kind: .embedding))
     }
 }

@@ -46,6 +46,10 @@ public struct RoutingAuditRecord: Sendable, Hashable, Codable {
     public enum Outcome: String, Sendable, Hashable, Codable {
         case completed, cached, failed, cancelled
     }
+    /// What the request asked for: a generation, or vectors (`Coordinator.embed`).
+    public enum Kind: String, Sendable, Hashable, Codable {
+        case generation, embedding
+    }
 
     public var requestID: UInt64
     /// Seconds on the coordinator's clock when the request finished.
@@ -57,23 +61,24 @@ public struct RoutingAuditRecord: Sendable, Hashable, Codable {
     public var attempts: [Attempt]
     public var chosen: ProviderID?
     public var outcome: Outcome
+    public var kind: Kind
     /// Whether any attempt went to a provider off the device.
     public var leftDevice: Bool { attempts.contains { !$0.onDevice } }
 
     public init(requestID: UInt64, time: Double, analysis: RequestAnalysis, excluded: [Ineligibility],
-                attempts: [Attempt], chosen: ProviderID?, outcome: Outcome) {
+                attempts: [Attempt], chosen: ProviderID?, outcome: Outcome, kind: Kind = .generation) {
         self.requestID = requestID; self.time = time; privacy = analysis.privacy
         categories = Set(analysis.entities.map(\.kind)).sorted { $0.rawValue < $1.rawValue }
         var seen = Set<ProviderID>()
         self.excluded = excluded.compactMap { item in
             seen.insert(item.provider).inserted ? Exclusion(provider: item.provider, reason: "\(item.reason)") : nil
         }
-        self.attempts = attempts; self.chosen = chosen; self.outcome = outcome
+        self.attempts = attempts; self.chosen = chosen; self.outcome = outcome; self.kind = kind
     }
 
     enum CodingKeys: String, CodingKey {
         case requestID = "request_id", time, privacy, categories, excluded, attempts, chosen, outcome
-        case leftDevice = "left_device"
+        case leftDevice = "left_device", kind
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -87,6 +92,7 @@ public struct RoutingAuditRecord: Sendable, Hashable, Codable {
         try container.encodeIfPresent(chosen?.rawValue, forKey: .chosen)
         try container.encode(outcome, forKey: .outcome)
         try container.encode(leftDevice, forKey: .leftDevice)
+        try container.encode(kind, forKey: .kind)
     }
 
     public init(from decoder: any Decoder) throws {
@@ -103,6 +109,7 @@ public struct RoutingAuditRecord: Sendable, Hashable, Codable {
         attempts = try container.decode([Attempt].self, forKey: .attempts)
         chosen = try container.decodeIfPresent(String.self, forKey: .chosen).map { ProviderID($0) }
         outcome = try container.decode(Outcome.self, forKey: .outcome)
+        kind = try container.decodeIfPresent(Kind.self, forKey: .kind) ?? .generation  // records written before kinds existed
     }
 }
 

@@ -29,8 +29,15 @@ public actor OnDeviceEmbedder: Embedder {
     }
 
     public func embed(_ texts: [String]) async throws -> [[Float]] {
+        try await embedWithUsage(texts).vectors
+    }
+
+    /// The vectors and the ids the encoder read (`[CLS]` and `[SEP]` included, after truncation).
+    public func embedWithUsage(_ texts: [String]) async throws -> EmbeddingBatch {
         try Task.checkCancellation()
-        return encoder.embed(texts)
+        let ids = texts.map { encoder.tokenizer.encode($0, maxLength: encoder.maxSequenceLength) }
+        let vectors = try encoder.embed(ids: ids)
+        return EmbeddingBatch(vectors: vectors, inputTokens: ids.reduce(0) { $0.saturatingAdd($1.count) })
     }
 
     /// Token ids as the encoder sees them (for figures: tokens per second).

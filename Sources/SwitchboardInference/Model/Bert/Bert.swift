@@ -67,17 +67,30 @@ final class Bert {
 
     /// Runs the encoder over sentences laid back to back in `s.tokens` and writes each sentence's
     /// normalized embedding into `out` (`sentences × hidden`).
+    ///
+    /// Four parallel regions per layer: Q, K, V and attention per head (a head's three column panels
+    /// and its softmax need nothing from other heads), the output product (with its add & LayerNorm
+    /// done by the chunk that finishes each block of rows), the FFN up product with GELU, the down
+    /// product (with its add & LayerNorm). For one short sentence the barriers between regions are a
+    /// large part of the latency, so every one that is not a real all-to-all dependency is gone.
     func encode(_ s: BertScratch, sentences: [Range<Int>], into out: UnsafeMutablePointer<Float>, pool: WorkerPool) {
         let n = sentences.last?.upperBound ?? 0, d = h.hidden
         embed(s, sentences: sentences, pool: pool)
+        let headsOnPanels = h.headDimension % PanelMatrix.width == 0
         for layer in layers {
-            layer.qkv.apply(s.x, count: n, into: s.qkv, pool: pool)
-            attend(s, sentences: sentences, pool: pool)
-            layer.attentionOutput.apply(s.context, count: n, into: s.projected, pool: pool)
-            addAndNormalize(s.x, s.projected, layer.attentionNorm, count: n, pool: pool)
+            if headsOnPanels {
+                sentences.withUnsafeBufferPointer { ranges in
+                    pool.run(chunks: h.heads, HeadAttentionJob(model: self, scratch: s, qkv: layer.qkv, sentences: ranges, count: n))
+                }
+            } else {
+                layer.qkv.apply(s.x, count: n, into: s.qkv, pool: pool)
+                pool.run(chunks: sentences.count * h.heads) { chunk, worker in
+                    attend(s, sentence: sentences[chunk / h.heads], head: chunk % h.heads, worker: worker)
+                }
+            }
+            layer.attentionOutput.apply(s.context, count: n, into: s.projected, then: residualNorm(s, layer.attentionNorm), pool: pool)
             layer.up.apply(s.x, count: n, into: s.hidden, gelu: true, pool: pool)
-            layer.down.apply(s.hidden, count: n, into: s.projected, pool: pool)
-            addAndNormalize(s.x, s.projected, layer.outputNorm, count: n, pool: pool)
+            layer.down.apply(s.hidden, count: n, into: s.projected, then: residualNorm(s, layer.outputNorm), pool: pool)
         }
         for (i, sentence) in sentences.enumerated() {
             let e = out + i * d
@@ -88,6 +101,10 @@ final class Bert {
         }
     }
 
+    private func residualNorm(_ s: BertScratch, _ norm: Norm) -> ResidualNorm {
+        ResidualNorm(x: s.x, weight: norm.weight, bias: norm.bias, epsilon: h.layerNormEpsilon, counters: s.counters)
+    }
+
     /// x[t] = LayerNorm(word[id] + position[t − start] + type[0]).
     private func embed(_ s: BertScratch, sentences: [Range<Int>], pool: WorkerPool) {
         let d = h.hidden
@@ -96,64 +113,97 @@ final class Bert {
                 let x = s.x + t * d, word = wordEmbeddings + Int(s.tokens[t]) * d
                 let position = positionEmbeddings + (t - sentences[i].lowerBound) * d
                 for j in 0..<d { x[j] = word[j] + position[j] + tokenType0[j] }
-                layerNorm(x, embeddingNorm)
+                VectorMath.addLayerNorm(x, nil, weight: embeddingNorm.weight, bias: embeddingNorm.bias, count: d, epsilon: h.layerNormEpsilon)
             }
         }
     }
 
-    /// softmax(q·kᵀ/√dₕ)·v per sentence and head, keys limited to the sentence.
-    private func attend(_ s: BertScratch, sentences: [Range<Int>], pool: WorkerPool) {
-        let d = h.hidden, dh = h.headDimension, heads = h.heads, row = 3 * d
+    /// softmax(q·kᵀ/√dₕ)·v for one sentence and head, keys limited to the sentence; `worker` picks
+    /// the thread's scratch rows.
+    ///
+    /// The head's keys are first copied transposed (`keys[i][j]` = component i of key j, 16 keys to a
+    /// vector, zero-padded), so a query's scores against 16 keys are dₕ broadcast FMAs with no
+    /// horizontal sums; the context accumulates in registers when dₕ is 32.
+    func attend(_ s: BertScratch, sentence: Range<Int>, head: Int, worker: Int) {
+        let d = h.hidden, dh = h.headDimension, row = 3 * d
         let scale = 1 / Float(dh).squareRoot()
-        pool.run(chunks: sentences.count * heads) { chunk, worker in
-            let sentence = sentences[chunk / heads], head = chunk % heads
-            let scores = s.scores + worker * s.scoreStride
-            let keys = sentence.count, padded = (keys + 15) & ~15
-            for t in sentence {
-                let q = s.qkv + t * row + head * dh
-                var best = -Float.infinity
+        let count = sentence.count, padded = (count + 15) & ~15
+        let scores = UnsafeMutableRawPointer(s.scores + worker * s.scoreStride)
+        let keys = s.keys + worker * s.scoreStride * dh
+        for i in 0..<dh {
+            let line = keys + i * padded
+            for (j, u) in sentence.enumerated() { line[j] = s.qkv[u * row + d + head * dh + i] }
+            for j in count..<padded { line[j] = 0 }
+        }
+        // Added to the last block's scores: −∞ on the padding lanes (built once per sentence and head;
+        // a lane-index comparison per query would not vectorize).
+        var tail = SIMD16<Float>()
+        for lane in (count - (padded - 16))..<16 { tail[lane] = -.infinity }
+        let rawKeys = UnsafeRawPointer(keys)
+        for t in sentence {
+            let q = s.qkv + t * row + head * dh
+            var best = SIMD16<Float>(repeating: -.infinity)
+            for block in stride(from: 0, to: padded, by: 16) {
+                var acc = SIMD16<Float>()
+                var k = rawKeys + 4 * block
+                for i in 0..<dh {
+                    acc.addProduct(q[i], k.loadUnaligned(as: SIMD16<Float>.self))
+                    k += 4 * padded
+                }
+                acc *= scale
+                if block + 16 == padded { acc += tail }
+                scores.storeBytes(of: acc, toByteOffset: 4 * block, as: SIMD16<Float>.self)
+                best = best.replacing(with: acc, where: acc .> best)
+            }
+            let top = best.max()
+            var total = SIMD16<Float>()
+            for block in stride(from: 0, to: padded, by: 16) {
+                let e = VectorMath.exp(scores.loadUnaligned(fromByteOffset: 4 * block, as: SIMD16<Float>.self) - top, .avx512)
+                scores.storeBytes(of: e, toByteOffset: 4 * block, as: SIMD16<Float>.self)
+                total += e
+            }
+            let inverse = 1 / total.sum()
+            let weights = scores.assumingMemoryBound(to: Float.self)
+            let c = s.context + t * d + head * dh
+            if dh == 32 {
+                var low = SIMD16<Float>(), high = SIMD16<Float>()
                 for (j, u) in sentence.enumerated() {
-                    scores[j] = VectorMath.dot(q, s.qkv + u * row + d + head * dh, count: dh) * scale
-                    best = max(best, scores[j])
+                    let v = UnsafeRawPointer(s.qkv + u * row + 2 * d + head * dh), p = weights[j] * inverse
+                    low.addProduct(p, v.loadUnaligned(as: SIMD16<Float>.self))
+                    high.addProduct(p, v.loadUnaligned(fromByteOffset: 64, as: SIMD16<Float>.self))
                 }
-                for j in keys..<padded { scores[j] = -.infinity }
-                var total = SIMD16<Float>()
-                let raw = UnsafeMutableRawPointer(scores)
-                for j in stride(from: 0, to: padded, by: 16) {
-                    let e = VectorMath.exp(raw.load(fromByteOffset: 4 * j, as: SIMD16<Float>.self) - best, .avx512)
-                    raw.storeBytes(of: e, toByteOffset: 4 * j, as: SIMD16<Float>.self)
-                    total += e
-                }
-                let c = s.context + t * d + head * dh
+                UnsafeMutableRawPointer(c).storeBytes(of: low, as: SIMD16<Float>.self)
+                UnsafeMutableRawPointer(c).storeBytes(of: high, toByteOffset: 64, as: SIMD16<Float>.self)
+            } else {
                 c.initialize(repeating: 0, count: dh)
-                let inverse = 1 / total.sum()
-                for (j, u) in sentence.enumerated() { VectorMath.axpy(scores[j] * inverse, s.qkv + u * row + 2 * d + head * dh, c, count: dh) }
+                for (j, u) in sentence.enumerated() { VectorMath.axpy(weights[j] * inverse, s.qkv + u * row + 2 * d + head * dh, c, count: dh) }
             }
         }
     }
+}
 
-    /// x ← LayerNorm(x + y), row by row.
-    private func addAndNormalize(_ x: UnsafeMutablePointer<Float>, _ y: UnsafePointer<Float>, _ norm: Norm, count: Int, pool: WorkerPool) {
-        let d = h.hidden, parts = min(count, 2 * pool.threads)
-        pool.run(chunks: parts) { part, _ in
-            for t in WorkerPool.range(part, of: count, parts: parts) {
-                let row = x + t * d, add = y + t * d
-                for j in 0..<d { row[j] += add[j] }
-                layerNorm(row, norm)
+/// One head per chunk: that head's Q, K and V columns (whole panels when the head dimension is a
+/// multiple of 32) for every token, block by block of rows, then its attention in every sentence.
+///
+/// Plain data (unowned references, a buffer of ranges) for the reason given at `PanelProductJob.matrix`;
+/// `encode` holds everything it points to for the region.
+struct HeadAttentionJob: ParallelJob {
+    unowned(unsafe) let model: Bert
+    unowned(unsafe) let scratch: BertScratch
+    unowned(unsafe) let qkv: PanelMatrix
+    let sentences: UnsafeBufferPointer<Range<Int>>
+    let count: Int
+
+    func run(chunk head: Int, worker: Int) {
+        let d = model.h.hidden, dh = model.h.headDimension, width = PanelMatrix.width
+        for start in stride(from: 0, to: count, by: PanelProductJob.blockRows) {
+            let rows = start..<min(count, start + PanelProductJob.blockRows)
+            for part in 0..<3 {
+                let first = (part * d + head * dh) / width
+                for panel in first..<(first + dh / width) { qkv.product(scratch.x, rows: rows, panel: panel, into: scratch.qkv, gelu: false) }
             }
         }
-    }
-
-    /// (x − mean) / √(var + ε) · weight + bias, in place; two passes for an exact variance.
-    private func layerNorm(_ x: UnsafeMutablePointer<Float>, _ norm: Norm) {
-        let d = h.hidden
-        var sum: Float = 0
-        for j in 0..<d { sum += x[j] }
-        let mean = sum / Float(d)
-        var squares: Float = 0
-        for j in 0..<d { let c = x[j] - mean; squares += c * c }
-        let inverse = 1 / (squares / Float(d) + h.layerNormEpsilon).squareRoot()
-        for j in 0..<d { x[j] = (x[j] - mean) * inverse * norm.weight[j] + norm.bias[j] }
+        for sentence in sentences { model.attend(scratch, sentence: sentence, head: head, worker: worker) }
     }
 }
 
@@ -161,8 +211,9 @@ final class Bert {
 final class BertScratch {
     let capacity: Int
     let tokens: UnsafeMutablePointer<Int32>
-    let x, qkv, context, projected, hidden, scores: UnsafeMutablePointer<Float>
+    let x, qkv, context, projected, hidden, scores, keys: UnsafeMutablePointer<Float>
     let scoreStride: Int
+    let counters: BlockCounters
 
     init(capacity: Int, hyperparameters h: BertHyperparameters, maxSentence: Int, threads: Int) {
         self.capacity = capacity
@@ -174,10 +225,12 @@ final class BertScratch {
         hidden = .allocate(capacity: capacity * h.feedForward)
         scoreStride = (maxSentence + 15) & ~15
         scores = .allocate(capacity: scoreStride * threads)
+        keys = .allocate(capacity: scoreStride * h.headDimension * threads)
+        counters = BlockCounters(blocks: (capacity + PanelProductJob.blockRows - 1) / PanelProductJob.blockRows)
     }
 
     deinit {
-        for p in [x, qkv, context, projected, hidden, scores] { p.deallocate() }
+        for p in [x, qkv, context, projected, hidden, scores, keys] { p.deallocate() }
         tokens.deallocate()
     }
 }
