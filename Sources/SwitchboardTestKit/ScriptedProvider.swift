@@ -107,7 +107,8 @@ public actor ScriptedProvider: Provider {
     private static func instant(_ tokens: [String], toolCalls: [ToolCall], finish: ProviderEvent, fault: Fault?) -> ProviderEventStream {
         switch fault {
         case .error(let error)?: return .failing(error)
-        case .failAfterTokens(let n, let error)?: return ProviderEventStream(events: tokens.prefix(max(0, n)).map(ProviderEvent.token), thenFailing: error)
+        case .failAfterTokens(let n, let error)?: return ProviderEventStream(events: tokens.prefix(max(0, n)).map(ProviderEvent.token),
+                                                                             thenFailing: error)
         case .truncate?: return ProviderEventStream(events: tokens.map(ProviderEvent.token))
         case .hang?, nil:
             var events: [ProviderEvent] = []

@@ -28,8 +28,10 @@ struct EligibilityPolicyTests {
     func contextLength() {
         // local holds 2048: 1948 + 100 fits exactly, one more does not.
         #expect(reason(local, GenerationRequest(prompt: "x", maxTokens: 100), PolicyFixtures.analysis(.public, promptTokens: 1948)) == nil)
-        #expect(reason(local, GenerationRequest(prompt: "x", maxTokens: 101), PolicyFixtures.analysis(.public, promptTokens: 1948)) == .contextTooSmall)
-        #expect(reason(local, GenerationRequest(prompt: "x", maxTokens: Int.max), PolicyFixtures.analysis(.public, promptTokens: 5)) == .contextTooSmall)
+        #expect(reason(local, GenerationRequest(prompt: "x", maxTokens: 101), PolicyFixtures.analysis(.public,
+            promptTokens: 1948)) == .contextTooSmall)
+        #expect(reason(local, GenerationRequest(prompt: "x", maxTokens: Int.max), PolicyFixtures.analysis(.public,
+            promptTokens: 5)) == .contextTooSmall)
     }
 
     @Test("Images and structured output need support")

@@ -41,7 +41,8 @@ import SwitchboardCore
             try analyzer.analyze(GenerationRequest(prompt: "What is 2+2?"))
         }
         let finder = CustomRecognizer(name: "employee-ids") { scan, findings in
-            if let at = Array(scan.utf8).firstIndex(of: UInt8(ascii: "#")) { findings.append(Finding(kind: .personalContext, range: at..<(at + 1), level: .sensitive)) }
+            if let at = Array(scan.utf8).firstIndex(of: UInt8(ascii: "#")) { findings.append(Finding(kind: .personalContext, range: at..<(at + 1),
+                level: .sensitive)) }
         }
         let custom = ContentAnalyzer(configuration: AnalyzerConfiguration(customRecognizers: [finder]))
         #expect(try custom.analyze(GenerationRequest(prompt: "employee #42")).privacy == .sensitive)

@@ -13,7 +13,8 @@ struct AnthropicProviderTests {
         sseEvent("content_block_delta", #"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Bon"}}"#),
         sseEvent("content_block_delta", #"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"jour"}}"#),
         sseEvent("content_block_stop", #"{"type":"content_block_stop","index":0}"#),
-        sseEvent("message_delta", #"{"type":"message_delta","delta":{"stop_reason":"max_tokens","stop_sequence":null},"usage":{"output_tokens":15}}"#),
+        sseEvent("message_delta",
+                 #"{"type":"message_delta","delta":{"stop_reason":"max_tokens","stop_sequence":null},"usage":{"output_tokens":15}}"#),
         sseEvent("message_stop", #"{"type":"message_stop"}"#),
     ]
 

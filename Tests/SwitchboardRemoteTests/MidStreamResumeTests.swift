@@ -44,7 +44,8 @@ struct MidStreamResumeTests {
     }
 
     @Test func theContinuationIsSentAsTheAssistantsUnfinishedTurn() async throws {
-        let server = try LoopbackHTTPServer([.sse([Self.delta(" is Paris."), sseData(#"{"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}"#), "data: [DONE]\n\n"])])
+        let server = try LoopbackHTTPServer([.sse([Self.delta(" is Paris."), sseData(#"{"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}"#),
+                                                   "data: [DONE]\n\n"])])
         defer { server.stop() }
         var request = providerRequest("What is the capital of France?")
         request.request.answerPrefix = "The capital of France"

@@ -175,7 +175,8 @@ struct OpenAICompatibleProviderTests {
     }
 
     @Test func errorObjectInsideTheStreamIsMapped() async throws {
-        let server = try LoopbackHTTPServer([.sse([Self.happyStream[1], sseData(#"{"error":{"message":"backend crashed","type":"server_error","code":503}}"#)])])
+        let server = try LoopbackHTTPServer([.sse([Self.happyStream[1],
+                                                   sseData(#"{"error":{"message":"backend crashed","type":"server_error","code":503}}"#)])])
         defer { server.stop() }
         let error = await failure(of: openAI(server).generate(providerRequest()))
         #expect(error == .server(status: 503, message: "backend crashed"))

@@ -58,11 +58,15 @@ struct StructuredWireFormatTests {
 
     /// The forced answer tool's input, streamed in pieces.
     static let anthropicAnswer = [
-        sseEvent("message_start", #"{"type":"message_start","message":{"id":"m1","role":"assistant","content":[],"usage":{"input_tokens":30,"output_tokens":1}}}"#),
-        sseEvent("content_block_start", #"{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"t1","name":"json_answer","input":{}}}"#),
+        sseEvent("message_start",
+                 #"{"type":"message_start","message":{"id":"m1","role":"assistant","content":[],"usage":{"input_tokens":30,"output_tokens":1}}}"#),
+        sseEvent("content_block_start",
+                 #"{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"t1","name":"json_answer","input":{}}}"#),
         sseEvent("content_block_delta", #"{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":""}}"#),
-        sseEvent("content_block_delta", #"{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{\"name\": \"Ad"}}"#),
-        sseEvent("content_block_delta", #"{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"a\", \"age\": 36}"}}"#),
+        sseEvent("content_block_delta",
+                 #"{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{\"name\": \"Ad"}}"#),
+        sseEvent("content_block_delta",
+                 #"{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"a\", \"age\": 36}"}}"#),
         sseEvent("content_block_stop", #"{"type":"content_block_stop","index":0}"#),
         sseEvent("message_delta", #"{"type":"message_delta","delta":{"stop_reason":"tool_use"},"usage":{"output_tokens":12}}"#),
         sseEvent("message_stop", #"{"type":"message_stop"}"#),
@@ -103,13 +107,15 @@ struct StructuredWireFormatTests {
 
     @Test(arguments: [true, false])
     func geminiSendsItsOwnSchemaDialectAndAValidReplyPassesThrough(_ streaming: Bool) async throws {
-        let parts = [#"{\"name\":\"Ada\","#, #"\"age\":36}"#].map { #"{"candidates":[{"content":{"parts":[{"text":"\#($0)"}],"role":"model"},"index":0}]}"# }
+        let parts = [#"{\"name\":\"Ada\","#,
+                     #"\"age\":36}"#].map { #"{"candidates":[{"content":{"parts":[{"text":"\#($0)"}],"role":"model"},"index":0}]}"# }
         let last = #"{"candidates":[{"content":{"parts":[{"text":""}],"role":"model"},"finishReason":"STOP","index":0}]}"#
         let whole = #"{"candidates":[{"content":{"parts":[{"text":"{\"name\":\"Ada\",\"age\":36}"}],"role":"model"},"finishReason":"STOP"}]}"#
         let server = try LoopbackHTTPServer([streaming ? .sse((parts + [last]).map(sseData)) : .json(200, whole)])
         defer { server.stop() }
         let schema = #"{"type":"object","description":"a person","properties":{"name":{"type":"string","enum":["Ada","Alan"]},"age":{"type":["integer","null"],"maximum":150},"tags":{"type":"array","items":{"type":"string"},"maxItems":3}},"required":["name","age"]}"#
-        let result = try await collect(gemini(server, settings: settings(streaming: streaming)).generate(providerRequest(output: .jsonSchema(schema))))
+        let result = try await collect(gemini(server,
+                                              settings: settings(streaming: streaming)).generate(providerRequest(output: .jsonSchema(schema))))
         #expect(result.text == Self.document)
         let config = try #require(server.requests.first?.json?["generationConfig"])
         #expect(config["responseMimeType"] == "application/json")

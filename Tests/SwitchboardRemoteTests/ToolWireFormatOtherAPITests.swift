@@ -17,7 +17,8 @@ struct ToolWireFormatOtherAPITests {
             sseEvent("content_block_start", #"{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}"#),
             sseEvent("content_block_delta", #"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Checking."}}"#),
             sseEvent("content_block_stop", #"{"type":"content_block_stop","index":0}"#),
-            sseEvent("content_block_start", #"{"type":"content_block_start","index":1,"content_block":{"type":"tool_use","id":"toolu_1","name":"weather","input":{}}}"#),
+            sseEvent("content_block_start",
+                     #"{"type":"content_block_start","index":1,"content_block":{"type":"tool_use","id":"toolu_1","name":"weather","input":{}}}"#),
         ] + deltas.map { piece in
             sseEvent("content_block_delta", #"{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":\#(GeneratedContent.quoted(piece))}}"#)
         } + [
@@ -53,7 +54,8 @@ struct ToolWireFormatOtherAPITests {
         let reply = #"{"id":"m2","type":"message","role":"assistant","content":[{"type":"text","text":"Sunny."}],"stop_reason":"end_turn","usage":{"input_tokens":40,"output_tokens":3}}"#
         let server = try LoopbackHTTPServer([.json(200, reply)])
         defer { server.stop() }
-        let result = try await collect(anthropic(server, settings: Fixture.settings(streaming: false)).generate(Fixture.request(Fixture.roundTrip, choice: .none)))
+        let result = try await collect(anthropic(server, settings: Fixture.settings(streaming: false)).generate(Fixture.request(Fixture.roundTrip,
+            choice: .none)))
         #expect(result.text == "Sunny." && result.finish == .stop)
         let body = try #require(server.requests.first?.json)
         #expect(body["tool_choice"] == ["type": "none"])
@@ -118,7 +120,8 @@ struct ToolWireFormatOtherAPITests {
         let reply = #"{"candidates":[{"content":{"parts":[{"text":"Sunny."}],"role":"model"},"finishReason":"STOP"}]}"#
         let server = try LoopbackHTTPServer([.json(200, reply)])
         defer { server.stop() }
-        let result = try await collect(gemini(server, settings: Fixture.settings(streaming: false)).generate(Fixture.request(Fixture.roundTrip, choice: .none)))
+        let result = try await collect(gemini(server, settings: Fixture.settings(streaming: false)).generate(Fixture.request(Fixture.roundTrip,
+            choice: .none)))
         #expect(result.text == "Sunny." && result.finish == .stop)
         let body = try #require(server.requests.first?.json)
         #expect(body["toolConfig"] == ["functionCallingConfig": ["mode": "NONE"]])

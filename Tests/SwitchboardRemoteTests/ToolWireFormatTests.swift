@@ -77,9 +77,11 @@ struct ToolWireFormatTests {
     }
 
     @Test func openAIEncodesTheRoundTrip() async throws {
-        let server = try LoopbackHTTPServer([.json(200, #"{"choices":[{"index":0,"message":{"content":"Sunny in Paris."},"finish_reason":"stop"}]}"#)])
+        let server = try LoopbackHTTPServer([.json(200,
+                                                   #"{"choices":[{"index":0,"message":{"content":"Sunny in Paris."},"finish_reason":"stop"}]}"#)])
         defer { server.stop() }
-        let result = try await collect(openAI(server, settings: Self.settings(streaming: false)).generate(Self.request(Self.roundTrip, choice: .none)))
+        let result = try await collect(openAI(server, settings: Self.settings(streaming: false)).generate(Self.request(Self.roundTrip,
+            choice: .none)))
         #expect(result.text == "Sunny in Paris." && result.toolCalls.isEmpty && result.finish == .stop)
         let body = try #require(server.requests.first?.json)
         #expect(body["tool_choice"] == "none")

@@ -83,7 +83,8 @@ struct CoordinatorRoutingTests {
         guard case .invalidRequest? = await Fixture.failure({ try await coordinator.respond(to: GenerationRequest()) }) else {
             Issue.record("empty request should be invalid"); return
         }
-        guard case .invalidRequest? = await Fixture.failure({ try await coordinator.respond(to: GenerationRequest(prompt: "x", maxTokens: 0)) }) else {
+        guard case .invalidRequest? = await Fixture.failure({ try await coordinator.respond(to: GenerationRequest(prompt: "x",
+            maxTokens: 0)) }) else {
             Issue.record("maxTokens 0 should be invalid"); return
         }
         let counts = coordinator.requestCounts()

@@ -37,6 +37,7 @@ struct PrivacyCorpusTests {
     @Test func publicLinesRarelySensitive() {
         let lines = Self.corpus.lines(labelled: .public)
         let flagged = lines.filter { level($0.text) == .sensitive }
-        #expect(flagged.count * 50 < lines.count, "sensitive: \(flagged.map { "\($0.lineNumber) \($0.text.debugDescription)" }.joined(separator: "\n"))")
+        #expect(flagged.count * 50 < lines.count,
+                "sensitive: \(flagged.map { "\($0.lineNumber) \($0.text.debugDescription)" }.joined(separator: "\n"))")
     }
 }

@@ -66,7 +66,8 @@ extension SessionTests {
 
     @Test("a typed turn decodes the answer and records its JSON in the transcript")
     func typedTurn() async throws {
-        let local = ScriptedProvider(id: "local", capabilities: ProviderCapabilities(isOnDevice: true, maxContextTokens: 8192, supportsStructuredOutput: true),
+        let local = ScriptedProvider(id: "local", capabilities: ProviderCapabilities(isOnDevice: true, maxContextTokens: 8192,
+                                                                                     supportsStructuredOutput: true),
                                      output: .tokens(["{\"name\": ", "\"Paris\"}"]))
         let session = Session(coordinator: Coordinator(providers: [local], configuration: Fixture.configuration(), deviceState: FixedDeviceState()))
         let answer = try await session.respond(to: "Which city is the capital of France?", generating: City.self)

@@ -74,7 +74,8 @@ extension Coordinator {
             let id = ProviderID(embedder.modelID), start = clock.now()
             attempts.append(RoutingAuditRecord.Attempt(provider: id, onDevice: embedder.isOnDevice))
             let result: Result<EmbeddingBatch, ProviderError>
-            do { result = .success(try Self.checked(try await embedder.embedWithUsage(texts), count: texts.count, dimension: embedder.dimension)) } catch {
+            do { result = .success(try Self.checked(try await embedder.embedWithUsage(texts), count: texts.count,
+                                                    dimension: embedder.dimension)) } catch {
                 result = .failure(ProviderError(error))
             }
             if let previous { await metrics.recordFallback(from: previous, to: id) }

@@ -17,8 +17,9 @@ import SwitchboardCore
 ///   hedges) and, in a session with tools, the tool calls and their results come on their own
 ///   sequence, `events`, never mixed into the text.
 /// - Ending the iteration early (a `break`, or cancelling the iterating task) cancels the request;
-///   `collect()` then throws. So does dropping a stream that nobody iterates or collects. Failures end the iteration with the error (`SwitchboardError`, or
-///   `StructuredResponseError` for a typed answer); `collect()` throws the same error.
+///   `collect()` then throws. So does dropping a stream that nobody iterates or collects. Failures end
+///   the iteration with the error (`SwitchboardError`, or `StructuredResponseError` for a typed
+///   answer); `collect()` throws the same error.
 public struct ResponseStream<Content: Generable>: AsyncSequence, Sendable {
     /// Everything generated so far: the text, or for a typed answer the value the partial JSON holds.
     public struct Snapshot: Sendable {

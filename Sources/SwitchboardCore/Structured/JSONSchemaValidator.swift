@@ -264,7 +264,9 @@ extension JSONSchemaValidator {
                     node.enumValues = values
                 case "const": node.constant = value
                 case "properties":
-                    guard case .object(let properties) = value else { throw .unsupportedSchema(path: at(key), reason: "properties must be an object") }
+                    guard case .object(let properties) = value else {
+                        throw .unsupportedSchema(path: at(key), reason: "properties must be an object")
+                    }
                     for (name, child) in properties {
                         node.properties.append((name, try compile(value: child, pointer: JSONSchemaValidator.child(pointer, key, name))))
                     }
@@ -298,7 +300,11 @@ extension JSONSchemaValidator {
                 case "prefixItems": node.prefixItems = try list(value, at(key))
                 case "items":
                     // A list is the tuple form of earlier drafts: the same as prefixItems.
-                    if case .array = value { node.prefixItems = try list(value, at(key)) } else { node.items = try compile(value: value, pointer: at(key)) }
+                    if case .array = value {
+                        node.prefixItems = try list(value, at(key))
+                    } else {
+                        node.items = try compile(value: value, pointer: at(key))
+                    }
                 case "minItems": node.minItems = try count(value, at(key))
                 case "maxItems": node.maxItems = try count(value, at(key))
                 case "uniqueItems": node.uniqueItems = value == .bool(true)

@@ -39,7 +39,8 @@ struct RemoteCall<Wire: RemoteWireFormat>: Sendable {
             http.idleTimeout = settings.idleTimeout
             http.maxResponseBytes = settings.maxResponseBytes
             let errors = APIErrorMapper(dialect: wire.dialect, model: model, key: key, now: settings.now(),
-                                        contextLimit: settings.maxContextTokens, requestedTokens: promptTokens.saturatingAdd(request.request.maxTokens),
+                                        contextLimit: settings.maxContextTokens,
+                                        requestedTokens: promptTokens.saturatingAdd(request.request.maxTokens),
                                         maxMessageLength: settings.maxErrorMessageLength)
             /// Admits one piece under the output budget; true when something was cut (stop reading).
             func receive(_ piece: String) throws -> Bool {
