@@ -10,7 +10,5 @@ public struct LocalProviderStatistics: Sendable, Hashable {
     public var completionTokens = 0
     /// Duration of the last successful load, verification included.
     public var lastLoadDuration: Duration?
-    /// Most requests ever waiting for the generation slot at once.
-    public var peakQueueLength = 0
     public init() {}
 }
