@@ -55,8 +55,10 @@ public actor LocalModelProvider: Provider {
         self.lifecycle = ModelLifecycle(idleTimeout: idleTimeout)
         let context = min(configuration.contextLength, Self.declaredContextLength(at: self.modelPath) ?? .max)
         self.capabilities = ProviderCapabilities(
-            isOnDevice: true, maxContextTokens: context, supportsImages: false, supportsStructuredOutput: configuration.promptFormat.isChat,
-            followsInstructions: configuration.promptFormat.isChat, maxConcurrency: loader.batchSize ?? Self.defaultConcurrency, pricing: .free, expectedTimeToFirstToken: .milliseconds(150), expectedTokensPerSecond: 40)
+            isOnDevice: true, maxContextTokens: context, supportsImages: false,
+            supportsStructuredOutput: configuration.promptFormat.isChat, followsInstructions: configuration.promptFormat.isChat,
+            maxConcurrency: loader.batchSize ?? Self.defaultConcurrency, pricing: .free,
+            expectedTimeToFirstToken: .milliseconds(150), expectedTokensPerSecond: 40)
     }
 
     /// Requests admitted at once when the loader does not fix its batch size: the engine's batch
@@ -95,22 +97,41 @@ public actor LocalModelProvider: Provider {
 extension LocalModelProvider {
     /// The on-device provider for a model Switchboard knows (`Scripts/fetch-model.sh` stores its file in
     /// the model folder), checked against its SHA-256 before every load.
-    /// - Parameter idleTimeout: unload after this long without requests; nil keeps the model loaded.
-    public init(model: LocalModel = .smolLM2, idleTimeout: Duration? = .seconds(300)) {
-        self.init(configuration: model.configuration, loader: LocalEngineLoader(threads: Self.defaultThreads), idleTimeout: idleTimeout)
+    /// - Parameters:
+    ///   - idleTimeout: unload after this long without requests; nil keeps the model loaded.
+    ///   - deviceState: polled while the model is loaded (and before a load): critical memory pressure
+    ///     unloads it.
+    public init(model: LocalModel = .smolLM2, idleTimeout: Duration? = .seconds(300), deviceState: (any DeviceStateProviding)? = nil) {
+        self.init(configuration: model.configuration, loader: LocalEngineLoader(threads: Self.defaultThreads), idleTimeout: idleTimeout,
+                  deviceState: deviceState)
     }
 
     /// The on-device provider for a GGUF file of your own: architecture, context and chat template are
     /// read from the file (`ModelConfiguration(file:sha256:contextLength:)`, whose errors it throws).
     /// - Parameter sha256: checked before every load when given.
-    public init(file: URL, sha256: String? = nil, contextLength: Int? = nil, idleTimeout: Duration? = .seconds(300))
-        throws(LocalModelError) {
+    public init(file: URL, sha256: String? = nil, contextLength: Int? = nil, idleTimeout: Duration? = .seconds(300),
+                deviceState: (any DeviceStateProviding)? = nil) throws(LocalModelError) {
         let configuration = try ModelConfiguration(file: file, sha256: sha256, contextLength: contextLength)
         self.init(configuration: configuration, modelPath: file.path, loader: LocalEngineLoader(threads: Self.defaultThreads),
-                  idleTimeout: idleTimeout)
+                  idleTimeout: idleTimeout, deviceState: deviceState)
     }
 
     /// Kernel threads per forward pass: the active processors, at most 8. Decoding a small model is
     /// bound by memory bandwidth, which a few cores saturate; the rest stay with the app.
     static var defaultThreads: Int { min(8, max(1, ProcessInfo.processInfo.activeProcessorCount)) }
+}
+
+/// What one `LocalModelProvider` has done since it was made (for benchmarks and diagnostics).
+public struct LocalProviderStatistics: Sendable, Hashable {
+    public var loads = 0
+    public var unloads = 0
+    public var failedLoads = 0
+    public var generations = 0
+    public var cancelledGenerations = 0
+    public var failedGenerations = 0
+    public var promptTokens = 0
+    public var completionTokens = 0
+    /// Duration of the last successful load, verification included.
+    public var lastLoadDuration: Duration?
+    public init() {}
 }

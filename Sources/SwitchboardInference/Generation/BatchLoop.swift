@@ -125,7 +125,8 @@ struct BatchLoop {
     /// largest first) if that is what it takes.
     private mutating func makeRoom(_ need: Int, slot: Int) -> Bool {
         while budget.decide(need, slot: slot) == .wait {
-            guard let idle = freeSlots.filter({ $0 != slot && budget.held[$0] > 0 }).max(by: { budget.held[$0] < budget.held[$1] }) else { return false }
+            let holding = freeSlots.filter { $0 != slot && budget.held[$0] > 0 }
+            guard let idle = holding.max(by: { budget.held[$0] < budget.held[$1] }) else { return false }
             session.trim(idle, to: 0)
             budget.set(idle, 0)
         }

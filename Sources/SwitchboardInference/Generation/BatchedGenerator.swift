@@ -82,7 +82,8 @@ public final class BatchedGenerator: Sendable {
     /// `events` through `transform`, called on the batch thread: nil skips an event; a thrown error
     /// ends the sequence and the stream with it. The buffer holds everything one generation emits.
     public func events<Element: Sendable>(ids: [Int32], options: GenerationOptions,
-                                          transform: @escaping @Sendable (GenerationEvent) throws -> Element?) -> AsyncThrowingStream<Element, any Error> {
+                                          transform: @escaping @Sendable (GenerationEvent) throws -> Element?)
+        -> AsyncThrowingStream<Element, any Error> {
         let (stream, continuation) = AsyncThrowingStream.makeStream(
             of: Element.self, bufferingPolicy: .bufferingOldest(max(1, options.maxTokens) + 2))
         let cancellation = CancellationFlag()
