@@ -15,7 +15,7 @@ struct GenerateCommand: BenchCommand {
         guard let prompt = arguments.string("prompt") else { printError("generate: --prompt TEXT is required"); return 64 }
         do {
             let model = try LanguageModel.load(from: EngineSupport.modelPath(arguments))
-            let generator = LocalGenerator(model: model, contextLength: 4096, threads: arguments.int("threads") ?? 2)
+            let generator = BatchedGenerator(model: model, capacity: 1, contextLength: 4096, threads: arguments.int("threads") ?? 2)
             let temperature = Float(arguments.double("temperature") ?? 0)
             let sampler = temperature > 0
                 ? SamplerConfiguration(temperature: temperature, seed: arguments.uint64("seed") ?? 0)

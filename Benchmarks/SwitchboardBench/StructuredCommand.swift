@@ -22,7 +22,8 @@ enum StructuredCommand: BenchCommand {
         let model: LanguageModel
         do { model = try LanguageModel.load(from: path) } catch { printError("structured: \(error)"); return 1 }
         guard let template = model.chatTemplate else { printError("structured: \(path) has no chat template; use the instruct model"); return 64 }
-        let generator = LocalGenerator(model: model, contextLength: 2048, threads: BenchLocalModel.threads(arguments))
+        let generator = BatchedGenerator(model: model, capacity: 1, contextLength: 2048, threads: BenchLocalModel.threads(arguments),
+                                         reusePrefixes: false)
         let runner = StructuredTaskRunner(model: model, generator: generator, template: template, maxTokens: maxTokens)
         var timing = StructuredTiming()
         var lineNumber = 0

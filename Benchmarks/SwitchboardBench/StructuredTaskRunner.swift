@@ -6,7 +6,7 @@ import SwitchboardLocal
 /// Runs one structured task on the engine with the prompt the local provider would build.
 struct StructuredTaskRunner {
     let model: LanguageModel
-    let generator: LocalGenerator
+    let generator: BatchedGenerator
     let template: ChatTemplate
     let maxTokens: Int
 

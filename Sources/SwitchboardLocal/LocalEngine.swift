@@ -3,7 +3,8 @@ import SwitchboardInference
 
 /// A loaded model behind `LocalInferenceEngine`, generating through the engine's `BatchedGenerator`:
 /// up to `concurrency` generations decoded together on its own thread, more waiting in arrival
-/// order, cancellation checked before every step.
+/// order in the batch loop (the local path's only admission queue), cancellation checked before
+/// every step.
 final class LocalEngine: LocalInferenceEngine {
     let model: LanguageModel
     let generator: BatchedGenerator
@@ -21,41 +22,37 @@ final class LocalEngine: LocalInferenceEngine {
         model.tokenizer.encode(text, addBOS: false, parseSpecial: parseSpecial).count
     }
 
-    func generate(_ prompt: BuiltPrompt, maxTokens: Int, sampling: SamplingOptions)
-        -> AsyncThrowingStream<LocalEngineEvent, any Error> {
-        generate(prompt, maxTokens: maxTokens, sampling: sampling, schema: nil)
-    }
-
-    func generate(_ prompt: BuiltPrompt, maxTokens: Int, sampling: SamplingOptions, schema: GenerationSchema?)
-        -> AsyncThrowingStream<LocalEngineEvent, any Error> {
-        let constraint: JSONConstraint?
-        do {
-            if let base = try schema?.constraint() {
-                constraint = prompt.answerPrefix.map { base.continuing(after: $0) } ?? base
-            } else {
-                constraint = nil
-            }
-        } catch { return AsyncThrowingStream { throw error } }
+    func generate(_ prompt: BuiltPrompt, maxTokens: Int, sampling: SamplingOptions, schema: GenerationSchema?,
+                  cancellation: CancellationFlag, into output: AsyncThrowingStream<ProviderEvent, any Error>.Continuation) async throws
+        -> TokenUsage {
+        var constraint: JSONConstraint?
+        if let base = try schema?.constraint() {
+            constraint = prompt.answerPrefix.map { base.continuing(after: $0) } ?? base
+        }
         let ids = model.tokenizer.encode(prompt.segments, addBOS: true)
         // The whole generation must fit: the engine would stop at the edge of its window instead.
         let needed = ids.count.saturatingAdd(maxTokens)
-        guard needed <= contextLength else {
-            let error = ProviderError.contextLengthExceeded(limit: contextLength, requested: needed)
-            return AsyncThrowingStream { throw error }
-        }
+        guard needed <= contextLength else { throw ProviderError.contextLengthExceeded(limit: contextLength, requested: needed) }
+        // A stop sequence would cut a JSON answer short: structured requests end with their document.
         let options = GenerationOptions(maxTokens: maxTokens, sampler: Self.samplerConfiguration(sampling),
                                         stopSequences: constraint == nil ? sampling.stopSequences : [], addBOS: true,
                                         parseSpecial: prompt.parseSpecial, constraint: constraint)
-        // Mapped on the generator's thread: no forwarding task that a busy cooperative pool could
-        // delay, so dropping this stream stops the generation within one step.
-        return generator.events(ids: ids, options: options) { event -> LocalEngineEvent? in
-            switch event {
-            case .token(let token): return .token(token.text)
-            case .finished(let summary):
-                guard let reason = Self.finishReason(summary.finishReason) else { throw CancellationError() }
-                return .finished(reason, TokenUsage(promptTokens: summary.promptTokens, completionTokens: summary.completionTokens,
-                                                    cachedPromptTokens: summary.reusedPromptTokens))
-            }
+        // The one mapping of the local path, run on the batch thread: engine events become the caller's
+        // `ProviderEvent`s there, with no forwarding task or second buffer, so a busy cooperative pool
+        // delays neither the tokens nor a cancellation.
+        return try await withCheckedThrowingContinuation { (done: CheckedContinuation<TokenUsage, any Error>) in
+            generator.submit(ids: ids, options: options, cancellation: cancellation, emit: { event in
+                switch event {
+                case .token(let token):
+                    if !token.text.isEmpty { output.yield(.token(token.text)) }
+                case .finished(let summary):
+                    guard let reason = Self.finishReason(summary.finishReason) else { return done.resume(throwing: CancellationError()) }
+                    let usage = TokenUsage(promptTokens: summary.promptTokens, completionTokens: summary.completionTokens,
+                                           cachedPromptTokens: summary.reusedPromptTokens)
+                    output.yield(.finished(reason, usage))
+                    done.resume(returning: usage)
+                }
+            }, fail: { done.resume(throwing: $0) })
         }
     }
 
@@ -73,7 +70,8 @@ final class LocalEngine: LocalInferenceEngine {
             seed: sampling.seed ?? 0)
     }
 
-    /// nil for a cancelled generation.
+    /// The engine's reason in Core's terms (see `SwitchboardInference.FinishReason` for why there are
+    /// two); nil for a cancelled generation.
     static func finishReason(_ reason: SwitchboardInference.FinishReason) -> SwitchboardCore.FinishReason? {
         switch reason {
         case .endOfGeneration, .stopSequence: .stop

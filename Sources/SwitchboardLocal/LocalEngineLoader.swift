@@ -2,21 +2,21 @@ import Foundation
 import SwitchboardInference
 
 /// Loads a verified GGUF file of any family the engine implements (`SwitchboardInference.LanguageModel`).
-public struct LocalEngineLoader: LocalEngineLoading {
+package struct LocalEngineLoader: LocalEngineLoading {
     /// Kernel threads per forward pass.
-    public var threads: Int
+    package var threads: Int
     /// Generations decoded together (continuous batching); nil: chosen from memory
     /// (`defaultBatchSize`). The provider admits this many requests at once.
-    public var batchSize: Int?
+    package var batchSize: Int?
     /// Keep finished requests' KV caches and start a request that begins with the same tokens (a
     /// conversation's next turn) from there.
-    public var reusesPrefixes: Bool
+    package var reusesPrefixes: Bool
     /// Ceiling on KV cache memory, all generations together (bytes); nil: every batch slot a full
     /// context. Requests that do not fit wait; one larger than the whole budget fails
     /// (`InferenceError.kvBudgetExceeded`, which routing treats as "try another provider").
-    public var kvBudgetBytes: Int?
+    package var kvBudgetBytes: Int?
 
-    public init(threads: Int = 2, batchSize: Int? = nil, reusesPrefixes: Bool = true, kvBudgetBytes: Int? = nil) {
+    package init(threads: Int = 2, batchSize: Int? = nil, reusesPrefixes: Bool = true, kvBudgetBytes: Int? = nil) {
         self.threads = max(1, threads)
         self.batchSize = batchSize.map { max(1, min($0, 64)) }
         self.reusesPrefixes = reusesPrefixes
@@ -25,13 +25,13 @@ public struct LocalEngineLoader: LocalEngineLoading {
 
     /// As many sequences as an eighth of the device's memory holds in full-context KV caches, 1…8:
     /// 8 on a desktop, 2–3 on a phone. (Caches are allocated lazily; this bounds the worst case.)
-    public static func defaultBatchSize(model: LanguageModel, contextLength: Int,
+    package static func defaultBatchSize(model: LanguageModel, contextLength: Int,
                                         physicalMemory: UInt64 = ProcessInfo.processInfo.physicalMemory) -> Int {
         let perSequence = UInt64(max(1, BatchedGenerator.kvBytesPerSequence(model: model, contextLength: contextLength)))
         return Int(min(8, max(1, physicalMemory / 8 / perSequence)))
     }
 
-    public func load(_ file: VerifiedModelFile, progress: @escaping @Sendable (Double) -> Void) async throws
+    package func load(_ file: VerifiedModelFile, progress: @escaping @Sendable (Double) -> Void) async throws
         -> any LocalInferenceEngine {
         // Mapping and checking the weights is synchronous CPU work: keep it off the actors' pool.
         let result: Result<LanguageModel, InferenceError> = await withCheckedContinuation { continuation in
@@ -52,6 +52,3 @@ public struct LocalEngineLoader: LocalEngineLoading {
                            kvBudgetBytes: kvBudgetBytes)
     }
 }
-
-@available(*, deprecated, renamed: "LocalEngineLoader", message: "the loader serves every model family, not only Gemma")
-public typealias GemmaEngineLoader = LocalEngineLoader

@@ -6,6 +6,11 @@ public enum LocalModelError: Error, Sendable, Hashable, CustomStringConvertible 
     /// The file is not the one the configuration names (corrupt, truncated or a different build).
     case checksumMismatch(expected: String, actual: String)
     case architectureMismatch(expected: String, actual: String)
+    /// A file of your own whose `general.architecture` the engine does not implement.
+    case unsupportedArchitecture(String, supported: [String])
+    /// A file of your own whose `tokenizer.chat_template` is neither ChatML nor Gemma turns: Switchboard
+    /// cannot phrase a conversation for it.
+    case unsupportedChatTemplate(path: String)
     /// The engine refused the file (bad tensors, unsupported quantization, …).
     case loadFailed(String)
     case insufficientMemory(requiredBytes: UInt64, availableBytes: UInt64)
@@ -22,6 +27,10 @@ public enum LocalModelError: Error, Sendable, Hashable, CustomStringConvertible 
             "model file checksum mismatch: expected sha256 \(expected), got \(actual); delete the file and run Scripts/fetch-model.sh"
         case .architectureMismatch(let expected, let actual):
             "model architecture mismatch: the configuration expects '\(expected)', the file is '\(actual)'"
+        case .unsupportedArchitecture(let name, let supported):
+            "the engine does not implement the architecture '\(name)'; it runs \(supported.joined(separator: ", "))"
+        case .unsupportedChatTemplate(let path):
+            "the chat template in \(path) is neither ChatML nor Gemma turns; pass a file with one of those"
         case .loadFailed(let reason): "the model could not be loaded: \(reason)"
         case .insufficientMemory(let required, let available):
             "not enough memory for the model: needs \(required >> 20) MB, \(available >> 20) MB available"

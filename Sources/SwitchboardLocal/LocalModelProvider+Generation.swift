@@ -1,19 +1,28 @@
 import SwitchboardCore
+import SwitchboardInference
 
 extension LocalModelProvider {
+    /// One stream from the engine to the caller: the engine yields `ProviderEvent`s into it from its
+    /// batch thread (mapped once, in `LocalEngine`), and the task here only admits the request (waiting
+    /// for a load), builds the prompt, and finishes the stream once the engine is done. Requests beyond
+    /// the engine's batch size wait in the engine's batch loop, the path's one admission queue.
     public func generate(_ request: ProviderRequest) -> ProviderEventStream {
-        // At most maxTokens pieces, an engine's held-back tail, a stop filter's flush and `finished` are
-        // yielded, so this bounded buffer never drops an event.
-        let (stream, continuation) = AsyncThrowingStream.makeStream(
+        // At most maxTokens pieces, an engine's held-back tail and `finished` are yielded, so this
+        // bounded buffer never drops an event.
+        let (stream, output) = AsyncThrowingStream.makeStream(
             of: ProviderEvent.self, throwing: (any Error).self,
             bufferingPolicy: .bufferingOldest(max(request.request.maxTokens, 0).saturatingAdd(4)))
-        let task = Task { await self.serve(request.request, into: continuation) }
-        continuation.onTermination = { _ in task.cancel() }
+        let cancellation = CancellationFlag()
+        let task = Task { await self.serve(request.request, cancellation: cancellation, into: output) }
+        output.onTermination = { _ in
+            cancellation.cancel()
+            task.cancel()
+        }
         return ProviderEventStream(stream)
     }
 
-    /// One request: wait for the model, build the prompt, wait for the engine, stream, clean up.
-    nonisolated func serve(_ request: GenerationRequest,
+    /// One request: wait for the model, build the prompt, let the engine generate into `output`, count it.
+    nonisolated func serve(_ request: GenerationRequest, cancellation: CancellationFlag,
                            into output: AsyncThrowingStream<ProviderEvent, any Error>.Continuation) async {
         let engine: any LocalInferenceEngine
         do { engine = try await admit() } catch {
@@ -26,11 +35,10 @@ extension LocalModelProvider {
                                         counter: TokenCounter { engine.tokenCount(of: $0, parseSpecial: $1) })
             let prompt = try builder.build(request)
             let schema = try request.output.generationSchema()
-            try await acquireSlot(limit: engine.concurrency)
-            outcome = await Self.stream(engine, prompt: prompt, request: request, schema: schema, into: output)
-            await releaseSlot()
+            outcome = .success(try await engine.generate(prompt, maxTokens: request.maxTokens, sampling: request.sampling, schema: schema,
+                                                         cancellation: cancellation, into: output))
         } catch {
-            outcome = .failure(Self.providerError(error))
+            outcome = .failure(cancellation.isCancelled || Task.isCancelled ? .cancelled : Self.providerError(error))
         }
         await requestFinished(outcome)
         switch outcome {
@@ -39,7 +47,8 @@ extension LocalModelProvider {
         }
     }
 
-    /// Counts the request in, loading the model and waiting for it when needed.
+    /// Counts the request in, loading the model and waiting for it when needed. Every waiter awaits the
+    /// one load task (`loading`); the lifecycle has already counted it in when that load succeeded.
     func admit() async throws -> any LocalInferenceEngine {
         if let deviceState {
             let level = await deviceState.current().memoryPressure
@@ -49,54 +58,20 @@ extension LocalModelProvider {
         for action in actions {
             if case .reject(let reason) = action { throw ProviderError.unavailable(reason) }
         }
-        if actions.contains(.wait) {
-            let ticket = takeTicket()
-            try await withTaskCancellationHandler {
-                try await withCheckedThrowingContinuation { continuation in
-                    loadWaiters.append((ticket, continuation))
-                }
-            } onCancel: {
-                Task { await self.abandonLoadWait(ticket) }
-            }
+        if actions.contains(.wait), let loading {
+            // A cancelled waiter still waits for the load (it runs for everyone, and ends), then leaves.
+            if case .failure(let error) = await loading.value { throw ProviderError.unavailable(error.description) }
         }
         guard let engine else {
             // Unreachable while the lifecycle holds the model for active requests; stay consistent anyway.
             apply(.requestFinished)
             throw ProviderError.unavailable("the on-device model is not loaded")
         }
-        return engine
-    }
-
-    private func abandonLoadWait(_ ticket: UInt64) {
-        guard let index = loadWaiters.firstIndex(where: { $0.ticket == ticket }) else { return }
-        let waiter = loadWaiters.remove(at: index)
-        apply(.requestAbandoned)
-        waiter.continuation.resume(throwing: CancellationError())
-    }
-
-    /// The engine runs `limit` generations at once (its batch size); waiters are served in arrival order.
-    func acquireSlot(limit: Int) async throws {
-        guard slotsInUse >= max(1, limit) || !slotWaiters.isEmpty else { slotsInUse += 1; return }
-        let ticket = takeTicket()
-        try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                slotWaiters.append((ticket, continuation))
-                statistics.peakQueueLength = max(statistics.peakQueueLength, slotWaiters.count)
-            }
-        } onCancel: {
-            Task { await self.abandonSlotWait(ticket) }
+        if Task.isCancelled {
+            apply(.requestFinished)
+            throw CancellationError()
         }
-    }
-
-    func releaseSlot() {
-        if slotWaiters.isEmpty { slotsInUse -= 1; return }
-        // Hand the slot straight to the next waiter: it stays in use.
-        slotWaiters.removeFirst().continuation.resume()
-    }
-
-    private func abandonSlotWait(_ ticket: UInt64) {
-        guard let index = slotWaiters.firstIndex(where: { $0.ticket == ticket }) else { return }
-        slotWaiters.remove(at: index).continuation.resume(throwing: CancellationError())
+        return engine
     }
 
     private func requestFinished(_ outcome: Result<TokenUsage, ProviderError>) {
@@ -110,38 +85,33 @@ extension LocalModelProvider {
         }
         apply(.requestFinished)
     }
+}
 
-    /// Streams the engine's tokens through the stop-sequence filter. Returns the usage reported in
-    /// `finished`, which has been yielded; on failure nothing more is yielded.
-    static func stream(_ engine: any LocalInferenceEngine, prompt: BuiltPrompt, request: GenerationRequest,
-                       schema: GenerationSchema? = nil, into output: AsyncThrowingStream<ProviderEvent, any Error>.Continuation) async
-        -> Result<TokenUsage, ProviderError> {
-        // A stop sequence would cut a JSON answer short: structured requests end with their document.
-        var filter = StopSequenceFilter(schema == nil ? request.sampling.stopSequences : [])
-        var generated = 0
-        do {
-            for try await event in engine.generate(prompt, maxTokens: request.maxTokens, sampling: request.sampling, schema: schema) {
-                switch event {
-                case .token(let text):
-                    generated += 1
-                    let visible = filter.feed(text)
-                    if !visible.isEmpty { output.yield(.token(visible)) }
-                    if filter.stopped {
-                        let usage = TokenUsage(promptTokens: prompt.tokenCount, completionTokens: generated)
-                        output.yield(.finished(.stop, usage))
-                        return .success(usage)
-                    }
-                case .finished(let reason, let usage):
-                    let rest = filter.flush()
-                    if !rest.isEmpty { output.yield(.token(rest)) }
-                    output.yield(.finished(reason, usage))
-                    return .success(usage)
-                }
-            }
-        } catch {
-            return .failure(Task.isCancelled ? .cancelled : providerError(error))
+extension LocalModelProvider {
+    /// Every failure leaves the provider as a `ProviderError`, classified for the router: a context that
+    /// is too small is fallback-only, cancellation is final, a model that cannot load is unavailable.
+    static func providerError(_ error: any Error) -> ProviderError {
+        switch error {
+        case let error as ProviderError: error
+        case is CancellationError: .cancelled
+        case let error as LocalModelError: .unavailable(error.description)
+        case let error as InferenceError: providerError(error)
+        default: ProviderError.unavailable("on-device engine failure: \(String(describing: error))")
         }
-        if Task.isCancelled { return .failure(.cancelled) }
-        return .failure(.malformedResponse("the on-device engine ended a generation without finishing it"))
+    }
+}
+
+extension LocalModelProvider {
+    static func providerError(_ error: InferenceError) -> ProviderError {
+        switch error {
+        case .contextLengthExceeded(let limit, let requested): .contextLengthExceeded(limit: limit, requested: requested)
+        // Too big for this engine's KV memory: another eligible provider may take it.
+        case .emptyPrompt, .invalidToken, .kvBudgetExceeded: .invalidRequest(error.description)
+        case .cancelled: .cancelled
+        case .gguf, .unsupportedArchitecture, .missingTensor, .unsupportedTensor, .tokenizer, .batchTooLarge: .unavailable(error.description)
+        // Too small a budget is the caller's to fix; a schema this engine cannot enforce may suit another provider.
+        case .constraint(.budgetTooSmall): .invalidRequest(error.description)
+        case .constraint: .unavailable(error.description)
+        }
     }
 }

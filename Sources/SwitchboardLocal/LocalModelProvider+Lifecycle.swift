@@ -49,15 +49,9 @@ extension LocalModelProvider {
         switch action {
         case .startLoad: startLoad()
         case .unload: performUnload()
-        case .resumeWaiters:
-            let waiting = loadWaiters
-            loadWaiters.removeAll()
-            for waiter in waiting { waiter.continuation.resume() }
-        case .failWaiters(let reason):
-            let waiting = loadWaiters
-            loadWaiters.removeAll()
-            for waiter in waiting { waiter.continuation.resume(throwing: ProviderError.unavailable(reason)) }
         case .scheduleIdleCheck(let delay): scheduleIdleCheck(after: delay)
+        // Waiters learn the load's outcome from the load task they await (`admit`).
+        case .resumeWaiters, .failWaiters: break
         case .proceed, .wait, .reject: break  // answered to the request that asked
         }
     }
@@ -71,11 +65,12 @@ extension LocalModelProvider {
         loadStartedAt = clock.now()
         lastLoadError = nil
         publish(LoadProgress(phase: .verifying, fraction: 0))
-        Task { await self.runLoad() }
+        loading = Task { await self.runLoad() }
     }
 
-    /// Verification takes the first half of the progress bar, the engine's load the second.
-    private func runLoad() async {
+    /// Verification takes the first half of the progress bar, the engine's load the second. The result
+    /// is what every request waiting for this load learns.
+    private func runLoad() async -> Result<Void, LocalModelError> {
         do throws(LocalModelError) {
             let file = try await verifier.verify(path: modelPath, against: configuration) { fraction in
                 Task { await self.loadProgressed(LoadProgress(phase: .verifying, fraction: fraction * 0.5)) }
@@ -89,8 +84,10 @@ extension LocalModelProvider {
                 throw Self.loadError(error)
             }
             loadFinished(engine)
+            return .success(())
         } catch {
             loadFailed(error)
+            return .failure(error)
         }
     }
 

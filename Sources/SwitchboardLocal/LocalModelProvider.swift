@@ -29,21 +29,17 @@ public actor LocalModelProvider: Provider {
     var idleTimer: Task<Void, Never>?
     var pressureMonitor: Task<Void, Never>?
     var nextTicket: UInt64 = 0
-    /// Requests waiting for the model to load, in arrival order.
-    var loadWaiters: [(ticket: UInt64, continuation: CheckedContinuation<Void, any Error>)] = []
+    /// The current (or last) load; requests that wait for the model await it.
+    var loading: Task<Result<Void, LocalModelError>, Never>?
     var progressObservers: [UInt64: AsyncStream<LoadProgress>.Continuation] = [:]
     var lastProgress = LoadProgress(phase: .verifying, fraction: 0)
-    /// Generations running on the engine (at most its `concurrency`).
-    var slotsInUse = 0
-    /// Requests waiting for the generation slot, in arrival order.
-    var slotWaiters: [(ticket: UInt64, continuation: CheckedContinuation<Void, any Error>)] = []
     public internal(set) var statistics = LocalProviderStatistics()
 
     /// - Parameters:
     ///   - modelPath: the file to load; by default the configuration's file in the registry's folder.
     ///   - idleTimeout: unload after this long without requests; nil keeps the model loaded.
     ///   - deviceState: polled every `pressurePollInterval` while the model is loaded, and before a load.
-    public init(configuration: ModelConfiguration = .gemma3_270m, modelPath: String? = nil,
+    package init(configuration: ModelConfiguration = .gemma3_270m, modelPath: String? = nil,
                 registry: ModelRegistry = .default, loader: any LocalEngineLoading,
                 verifier: ModelVerifier = .shared, idleTimeout: Duration? = .seconds(300),
                 deviceState: (any DeviceStateProviding)? = nil, pressurePollInterval: Duration = .seconds(5),
@@ -59,8 +55,10 @@ public actor LocalModelProvider: Provider {
         self.lifecycle = ModelLifecycle(idleTimeout: idleTimeout)
         let context = min(configuration.contextLength, Self.declaredContextLength(at: self.modelPath) ?? .max)
         self.capabilities = ProviderCapabilities(
-            isOnDevice: true, maxContextTokens: context, supportsImages: false, supportsStructuredOutput: configuration.promptFormat.isChat,
-            followsInstructions: configuration.promptFormat.isChat, maxConcurrency: loader.batchSize ?? Self.defaultConcurrency, pricing: .free, expectedTimeToFirstToken: .milliseconds(150), expectedTokensPerSecond: 40)
+            isOnDevice: true, maxContextTokens: context, supportsImages: false,
+            supportsStructuredOutput: configuration.promptFormat.isChat, followsInstructions: configuration.promptFormat.isChat,
+            maxConcurrency: loader.batchSize ?? Self.defaultConcurrency, pricing: .free,
+            expectedTimeToFirstToken: .milliseconds(150), expectedTokensPerSecond: 40)
     }
 
     /// Requests admitted at once when the loader does not fix its batch size: the engine's batch
@@ -94,4 +92,46 @@ public actor LocalModelProvider: Provider {
         guard let file = try? GGUFFile(contentsOf: path), let architecture = try? file.architecture else { return nil }
         return (try? file.optionalInt("\(architecture).context_length")) ?? nil
     }
+}
+
+extension LocalModelProvider {
+    /// The on-device provider for a model Switchboard knows (`Scripts/fetch-model.sh` stores its file in
+    /// the model folder), checked against its SHA-256 before every load.
+    /// - Parameters:
+    ///   - idleTimeout: unload after this long without requests; nil keeps the model loaded.
+    ///   - deviceState: polled while the model is loaded (and before a load): critical memory pressure
+    ///     unloads it.
+    public init(model: LocalModel = .smolLM2, idleTimeout: Duration? = .seconds(300), deviceState: (any DeviceStateProviding)? = nil) {
+        self.init(configuration: model.configuration, loader: LocalEngineLoader(threads: Self.defaultThreads), idleTimeout: idleTimeout,
+                  deviceState: deviceState)
+    }
+
+    /// The on-device provider for a GGUF file of your own: architecture, context and chat template are
+    /// read from the file (`ModelConfiguration(file:sha256:contextLength:)`, whose errors it throws).
+    /// - Parameter sha256: checked before every load when given.
+    public init(file: URL, sha256: String? = nil, contextLength: Int? = nil, idleTimeout: Duration? = .seconds(300),
+                deviceState: (any DeviceStateProviding)? = nil) throws(LocalModelError) {
+        let configuration = try ModelConfiguration(file: file, sha256: sha256, contextLength: contextLength)
+        self.init(configuration: configuration, modelPath: file.path, loader: LocalEngineLoader(threads: Self.defaultThreads),
+                  idleTimeout: idleTimeout, deviceState: deviceState)
+    }
+
+    /// Kernel threads per forward pass: the active processors, at most 8. Decoding a small model is
+    /// bound by memory bandwidth, which a few cores saturate; the rest stay with the app.
+    static var defaultThreads: Int { min(8, max(1, ProcessInfo.processInfo.activeProcessorCount)) }
+}
+
+/// What one `LocalModelProvider` has done since it was made (for benchmarks and diagnostics).
+public struct LocalProviderStatistics: Sendable, Hashable {
+    public var loads = 0
+    public var unloads = 0
+    public var failedLoads = 0
+    public var generations = 0
+    public var cancelledGenerations = 0
+    public var failedGenerations = 0
+    public var promptTokens = 0
+    public var completionTokens = 0
+    /// Duration of the last successful load, verification included.
+    public var lastLoadDuration: Duration?
+    public init() {}
 }

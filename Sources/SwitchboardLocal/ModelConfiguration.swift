@@ -30,8 +30,9 @@ public struct ModelConfiguration: Sendable, Hashable, Identifiable {
     public var id: String
     /// File name inside the model folder.
     public var fileName: String
-    /// Lower-case hex SHA-256 of the whole file.
-    public var sha256: String
+    /// Lower-case hex SHA-256 of the whole file, checked before every load; nil: not checked (a file
+    /// of your own, `LocalModelProvider(file:)`).
+    public var sha256: String?
     /// `general.architecture` in the GGUF metadata.
     public var architecture: String
     public var quantization: String
@@ -44,10 +45,10 @@ public struct ModelConfiguration: Sendable, Hashable, Identifiable {
     public var recommendedPlatforms: Set<Platform>
     public var kind: Kind
 
-    public init(id: String, fileName: String, sha256: String, architecture: String, quantization: String,
+    public init(id: String, fileName: String, sha256: String?, architecture: String, quantization: String,
                 parameterCount: Int, contextLength: Int, memoryRequiredBytes: UInt64,
                 promptFormat: PromptFormat, recommendedPlatforms: Set<Platform>, kind: Kind = .generation) {
-        self.id = id; self.fileName = fileName; self.sha256 = sha256.lowercased()
+        self.id = id; self.fileName = fileName; self.sha256 = sha256?.lowercased()
         self.architecture = architecture; self.quantization = quantization
         self.parameterCount = parameterCount; self.contextLength = contextLength
         self.memoryRequiredBytes = memoryRequiredBytes; self.promptFormat = promptFormat

@@ -21,8 +21,6 @@ public struct ModelLifecycle: Sendable, Hashable {
         case loaded
         case loadFailed(reason: String)
         case requestStarted
-        /// A waiting request gave up (cancelled) before it was resumed.
-        case requestAbandoned
         case requestFinished
         /// The idle timer fired (it may be stale: the state machine re-checks the time).
         case idleTimeout
@@ -86,9 +84,6 @@ public struct ModelLifecycle: Sendable, Hashable {
         case .loaded: return finishLoad(at: now)
         case .loadFailed(let reason): return failLoad(reason)
         case .requestStarted: return startRequest(at: now)
-        case .requestAbandoned:
-            waitingRequests = max(0, waitingRequests - 1)
-            return []
         case .requestFinished: return finishRequest(at: now)
         case .idleTimeout: return checkIdle(at: now)
         case .memoryPressure(let level):

@@ -3,7 +3,7 @@ import Foundation
 import SwitchboardInference
 
 /// Checks that a model file is the one its configuration names: present, the right architecture, the
-/// right SHA-256. Hashes are remembered per (path, size, modification time), so reloading an unchanged file
+/// right SHA-256 (when the configuration has one). Hashes are remembered per (path, size, modification time), so reloading an unchanged file
 /// does not hash it again.
 public actor ModelVerifier {
     /// Shared so every provider in a process reuses the same verified hashes.
@@ -36,6 +36,11 @@ public actor ModelVerifier {
         let declared = (try? file.optionalInt("\(architecture).context_length")) ?? nil
         let contextLength = min(configuration.contextLength, declared.map { max($0, 1) } ?? configuration.contextLength)
 
+        // No expected digest (a file of your own): nothing to hash.
+        guard let expected = configuration.sha256 else {
+            return VerifiedModelFile(configuration: configuration, path: path, sizeBytes: identity.size,
+                                     contextLength: contextLength, fromCache: false)
+        }
         let cached = knownDigests[identity]
         let digest: String
         if let cached { digest = cached } else {
@@ -43,9 +48,7 @@ public actor ModelVerifier {
             knownDigests[identity] = digest
             hashesComputed += 1
         }
-        guard digest == configuration.sha256 else {
-            throw .checksumMismatch(expected: configuration.sha256, actual: digest)
-        }
+        guard digest == expected else { throw .checksumMismatch(expected: expected, actual: digest) }
         return VerifiedModelFile(configuration: configuration, path: path, sizeBytes: identity.size,
                                  contextLength: contextLength, fromCache: cached != nil)
     }
@@ -91,4 +94,15 @@ public actor ModelVerifier {
             }
         }
     }
+}
+
+/// A model file that passed verification against its configuration: safe to hand to the engine.
+public struct VerifiedModelFile: Sendable, Hashable {
+    public var configuration: ModelConfiguration
+    public var path: String
+    public var sizeBytes: Int
+    /// The context the provider runs with: the configuration's, or the file's when that is smaller.
+    public var contextLength: Int
+    /// Whether this verification reused an earlier hash of the same unchanged file.
+    public var fromCache: Bool
 }

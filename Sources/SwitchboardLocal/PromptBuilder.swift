@@ -27,9 +27,9 @@ public struct TokenCounter: Sendable {
 }
 
 /// Turns a request into model input: plain text for a base model's completion, the model's chat
-/// template for an instruction model or a request with messages. Memory goes in within the token budget left after the prompt and `maxTokens`, least relevant
-/// first out. A prompt that cannot fit at all is a `contextLengthExceeded`, so the router can fall back to
-/// a provider with a larger context.
+/// template for an instruction model or a request with messages. Memory goes in within the token
+/// budget left after the prompt and `maxTokens`, least relevant first out. A prompt that cannot fit at
+/// all is a `contextLengthExceeded`, so the router can fall back to a provider with a larger context.
 public struct PromptBuilder: Sendable {
     public var format: ModelConfiguration.PromptFormat
     public var contextLength: Int

@@ -21,14 +21,17 @@ import Testing
         return (summary?.generatedIDs ?? ids, summary)
     }
 
-    /// Alone (one `LocalGenerator` run each) versus all at once through a `BatchedGenerator` with room
-    /// for three: two wait, then join as the first ones finish; greedy ids identical.
+    /// What `ids` generates alone on the reference path: one `GenerationLoop` on a fresh `InferenceSession`.
+    static func alone(_ model: LanguageModel, _ ids: [Int32], options: GenerationOptions, contextLength: Int? = nil) throws -> [Int32] {
+        let loop = GenerationLoop(session: InferenceSession(model: model, contextLength: contextLength), options: options,
+                                  elapsed: { .zero }, isCancelled: { false })
+        return try loop.run(prompt: ids) { _ in }.generatedIDs
+    }
+
+    /// Alone (the reference path, one at a time) versus all at once through a `BatchedGenerator` with
+    /// room for three: two wait, then join as the first ones finish; greedy ids identical.
     func check(_ model: LanguageModel, inputs: [[Int32]], maxTokens: [Int]) async throws {
-        let alone = LocalGenerator(model: model, contextLength: 512)
-        var expected: [[Int32]] = []
-        for (ids, max) in zip(inputs, maxTokens) {
-            expected.append(try await Self.collect(alone.events(ids: ids, options: GenerationOptions(maxTokens: max))).ids)
-        }
+        let expected = try zip(inputs, maxTokens).map { try Self.alone(model, $0, options: GenerationOptions(maxTokens: $1), contextLength: 512) }
         let batched = BatchedGenerator(model: model, capacity: 3, contextLength: 512)
         let results = try await withThrowingTaskGroup(of: (Int, [Int32], FinishReason?).self) { group in
             for (i, ids) in inputs.enumerated() {
@@ -94,9 +97,7 @@ import Testing
         let model = try SyntheticLlamaModel(arch: "llama").load()
         let common: [Int32] = [72, 101, 108, 108, 111, 256, 33, 10, 7, 72, 101, 108, 108, 111, 256, 33]
         let inputs = [common + [72, 101], common + [108, 111, 256], common + [33, 10, 7, 72]]
-        let alone = LocalGenerator(model: model)
-        var expected: [[Int32]] = []
-        for ids in inputs { expected.append(try await BatchedGenerationTests.collect(alone.events(ids: ids, options: GenerationOptions(maxTokens: 12))).ids) }
+        let expected = try inputs.map { try BatchedGenerationTests.alone(model, $0, options: GenerationOptions(maxTokens: 12)) }
         let batched = BatchedGenerator(model: model, capacity: 3)
         let runs = try await withThrowingTaskGroup(of: (Int, [Int32], Int).self) { group in
             for (i, ids) in inputs.enumerated() {

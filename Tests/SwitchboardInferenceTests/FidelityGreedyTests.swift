@@ -39,7 +39,7 @@ import Testing
         let model = try fidelityModel.get()
         let golden = try GreedyGolden.load()
         let c = golden.cases[0]
-        let generator = LocalGenerator(model: model, contextLength: 128)
+        let generator = BatchedGenerator(model: model, capacity: 1, contextLength: 128)
         var ids: [Int32] = []
         var summary: GenerationSummary?
         for try await event in generator.events(ids: c.prompt_ids, options: GenerationOptions(maxTokens: 8)) {

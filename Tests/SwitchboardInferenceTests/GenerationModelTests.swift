@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import SwitchboardInference
 
@@ -39,9 +40,9 @@ import Testing
 
     @Test func generatorReportsPromptOverContextLimit() async throws {
         let model = try fidelityModel.get()
-        let generator = LocalGenerator(model: model, contextLength: 4)
+        let generator = BatchedGenerator(model: model, capacity: 1, contextLength: 4)
         await #expect(throws: InferenceError.contextLengthExceeded(limit: 4, requested: 6)) {
-            for try await _ in generator.generate(ids: [2, 3, 4, 5, 6, 7]) {}
+            for try await _ in generator.events(ids: [2, 3, 4, 5, 6, 7]) {}
         }
     }
 
@@ -59,31 +60,40 @@ import Testing
 
     @Test func droppingTheStreamCancelsGeneration() async throws {
         let model = try fidelityModel.get()
-        let generator = LocalGenerator(model: model, contextLength: 1024)
+        let generator = BatchedGenerator(model: model, capacity: 1, contextLength: 1024)
+        let ids = model.tokenizer.encode("Once upon a time", addBOS: true, parseSpecial: true)
+        // The summary as the batch thread delivers it (after the drop, nobody reads the stream).
+        let summary = Mutex<GenerationSummary?>(nil)
         let consumer = Task {
             var seen = 0
-            for try await _ in generator.generate(prompt: "Once upon a time", options: GenerationOptions(maxTokens: 900)) {
+            let events = generator.events(ids: ids, options: GenerationOptions(maxTokens: 900)) { event in
+                if case .finished(let value) = event { summary.withLock { $0 = value } }
+                return event
+            }
+            for try await _ in events {
                 seen += 1
                 if seen == 2 { break }
             }
             return seen
         }
         #expect(try await consumer.value == 2)
-        // Tokens came from inside the running generation, so this actor call runs after it ends.
-        let summary = await generator.lastSummary
-        print("generation: dropped stream stopped after \(summary?.completionTokens ?? -1) tokens")
-        #expect(summary?.finishReason == .cancelled)
-        #expect((summary?.completionTokens ?? 900) < 900)
+        for _ in 0..<12_000 where summary.withLock({ $0 }) == nil { try await Task.sleep(for: .milliseconds(10)) }
+        let finished = summary.withLock { $0 }
+        print("generation: dropped stream stopped after \(finished?.completionTokens ?? -1) tokens")
+        #expect(finished?.finishReason == .cancelled)
+        #expect((finished?.completionTokens ?? 900) < 900)
     }
 
     @Test func stopSequenceEndsGenerationAndIsNotEmitted() async throws {
         let model = try fidelityModel.get()
         let golden = try GreedyGolden.load()
         let c = golden.cases[0]
-        let generator = LocalGenerator(model: model, contextLength: 128)
+        let generator = BatchedGenerator(model: model, capacity: 1, contextLength: 128)
         // Greedy output of the first case, then a stop on a word from its middle.
         var full = ""
-        for try await token in generator.generate(ids: c.prompt_ids, options: GenerationOptions(maxTokens: 12)) { full += token.text }
+        for try await event in generator.events(ids: c.prompt_ids, options: GenerationOptions(maxTokens: 12)) {
+            if case .token(let token) = event { full += token.text }
+        }
         let words = full.split(separator: " ")
         try #require(words.count >= 4)
         let stop = String(words[2])

@@ -36,11 +36,7 @@ import Testing
     @Test func requestsBeyondTheBudgetWaitAndLoseNothing() async throws {
         let model = try SyntheticLlamaModel(arch: "llama").load()
         let maxTokens = 24
-        let alone = LocalGenerator(model: model)
-        var expected: [[Int32]] = []
-        for ids in Self.prompts {
-            expected.append(try await BatchedGenerationTests.collect(alone.events(ids: ids, options: GenerationOptions(maxTokens: maxTokens))).ids)
-        }
+        let expected = try Self.prompts.map { try BatchedGenerationTests.alone(model, $0, options: GenerationOptions(maxTokens: maxTokens)) }
         // Room for one request's cache at a time, with three slots.
         let one = BatchedSession(model: model, capacity: 1).kvBytes(positions: 5 + maxTokens)
         let batched = BatchedGenerator(model: model, capacity: 3, kvBudgetBytes: one + one / 2)

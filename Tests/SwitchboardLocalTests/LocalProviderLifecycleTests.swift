@@ -101,21 +101,51 @@ struct LocalProviderLifecycleTests {
         #expect(fixture.loader.loadCount == 1)
     }
 
-    @Test("concurrent requests never overlap on the engine")
-    func serialized() async throws {
-        let engine = ScriptedEngine()
+    @Test("a request cancelled while the model loads leaves when the load ends, counted out")
+    func cancelledWhileLoading() async throws {
+        let gate = Gate()
+        let fixture = try Fixture(gate: gate)
+        defer { fixture.file.remove() }
+        let provider = fixture.provider
+        let waiting = Task { try await Self.collect(provider, Self.request("late", maxTokens: 1)) }
+        await Self.settle { await provider.lifecycleWaiting() == 1 }
+        waiting.cancel()
+        await gate.release()
+        await #expect(throws: (any Error).self) { try await waiting.value }
+        // The consumer's stream ends at once; the request itself leaves once the load it awaits ends.
+        await Self.settle {
+            let active = await provider.lifecycleActive()
+            return await provider.state == .ready && active == 0
+        }
+        #expect(await provider.lifecycleActive() == 0)
+        #expect(await provider.lifecycleWaiting() == 0)
+        #expect(await provider.state == .ready)
+        let (text, _, _) = try await Self.collect(provider, Self.request("next", maxTokens: 1))
+        #expect(text == " NEXT")
+    }
+
+    @Test("concurrent requests all reach the engine: the provider keeps no queue of its own")
+    func admissionIsTheEngines() async throws {
+        let gate = Gate()
+        let engine = ScriptedEngine(gate: gate)
         let fixture = try Fixture(engine: engine)
         defer { fixture.file.remove() }
         let provider = fixture.provider
-        let texts = try await withThrowingTaskGroup(of: String.self) { group in
-            for word in ["alpha", "beta", "gamma", "delta"] {
+        try await provider.loadAndWait()
+        let words = ["alpha", "beta", "gamma", "delta"]
+        async let texts = withThrowingTaskGroup(of: String.self) { group in
+            for word in words {
                 group.addTask { try await Self.collect(provider, Self.request(word, maxTokens: 2)).0 }
             }
             return try await group.reduce(into: []) { $0.append($1) }
         }
-        #expect(Set(texts) == [" ALPHA t1", " BETA t1", " GAMMA t1", " DELTA t1"])
-        #expect(engine.peakConcurrency == 1)
-        #expect(await provider.statistics.peakQueueLength >= 1)
+        // All four are inside the engine before any produces a token.
+        await Self.settle { engine.generationsStarted == words.count }
+        #expect(engine.generationsRunning == words.count)
+        await gate.release()
+        #expect(Set(try await texts) == [" ALPHA t1", " BETA t1", " GAMMA t1", " DELTA t1"])
+        #expect(engine.peakConcurrency == words.count)
+        #expect(await provider.lifecycleActive() == 0)
     }
 
     @Test("cancelling mid-generation stops it and frees the slot for the next request")
@@ -140,7 +170,7 @@ struct LocalProviderLifecycleTests {
         await Self.settle { await provider.statistics.cancelledGenerations == 1 }
         let statistics = await provider.statistics
         #expect(statistics.cancelledGenerations == 1, "\(statistics)")
-        #expect(engine.peakConcurrency == 1)
+        #expect(engine.generationsRunning == 0)
     }
 
     @Test("idle timeout unloads; the next request reloads and answers")

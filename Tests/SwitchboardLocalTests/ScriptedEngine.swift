@@ -1,42 +1,54 @@
 import Synchronization
 import SwitchboardCore
+import SwitchboardInference
 @testable import SwitchboardLocal
 
 /// A stand-in engine: one token per prompt word, echoed back upper-cased ("a b" → " A", " B"), then
-/// numbered filler up to maxTokens. It records how many generations overlap.
+/// numbered filler up to maxTokens, with the request's stop sequences applied like the real engine's.
+/// It queues nothing (the provider must not either: admission is the engine's), records how many
+/// generations overlap, and, given a gate, holds every generation before its first token until it opens.
 final class ScriptedEngine: LocalInferenceEngine {
     let contextLength: Int
     let tokenDelay: Duration
     /// Text sent as one more token after the last one (like an engine releasing held-back text).
     let tail: String?
+    let gate: Gate?
     private let counters = Mutex((running: 0, peak: 0, started: 0))
 
-    init(contextLength: Int = 512, tokenDelay: Duration = .microseconds(200), tail: String? = nil) {
-        self.contextLength = contextLength; self.tokenDelay = tokenDelay; self.tail = tail
+    init(contextLength: Int = 512, tokenDelay: Duration = .microseconds(200), tail: String? = nil, gate: Gate? = nil) {
+        self.contextLength = contextLength; self.tokenDelay = tokenDelay; self.tail = tail; self.gate = gate
     }
 
     var peakConcurrency: Int { counters.withLock { $0.peak } }
     var generationsStarted: Int { counters.withLock { $0.started } }
+    var generationsRunning: Int { counters.withLock { $0.running } }
 
     func tokenCount(of text: String, parseSpecial: Bool) -> Int { text.split(separator: " ").count }
 
-    func generate(_ prompt: BuiltPrompt, maxTokens: Int, sampling: SamplingOptions)
-        -> AsyncThrowingStream<LocalEngineEvent, any Error> {
+    func generate(_ prompt: BuiltPrompt, maxTokens: Int, sampling: SamplingOptions, schema: GenerationSchema?,
+                  cancellation: CancellationFlag, into output: AsyncThrowingStream<ProviderEvent, any Error>.Continuation) async throws
+        -> TokenUsage {
         let words = prompt.text.split(separator: " ").map { " " + $0.uppercased() }
-        let (stream, continuation) = AsyncThrowingStream.makeStream(of: LocalEngineEvent.self)
-        let task = Task { [self, tokenDelay, tail] in
-            counters.withLock { $0.running += 1; $0.started += 1; $0.peak = max($0.peak, $0.running) }
-            defer { counters.withLock { $0.running -= 1 } }
-            for index in 0..<maxTokens {
-                do { try await Task.sleep(for: tokenDelay) } catch { continuation.finish(throwing: error); return }
-                continuation.yield(.token(index < words.count ? words[index] : " t\(index)"))
+        counters.withLock { $0.running += 1; $0.started += 1; $0.peak = max($0.peak, $0.running) }
+        defer { counters.withLock { $0.running -= 1 } }
+        if let gate { await gate.wait() }
+        var stops = StopSequenceMatcher(stopSequences: sampling.stopSequences)
+        for index in 0..<maxTokens {
+            try await Task.sleep(for: tokenDelay)
+            if cancellation.isCancelled { throw CancellationError() }
+            let emission = stops.feed(index < words.count ? words[index] : " t\(index)")
+            if !emission.text.isEmpty { output.yield(.token(emission.text)) }
+            if emission.isStopped {
+                let usage = TokenUsage(promptTokens: prompt.tokenCount, completionTokens: index + 1)
+                output.yield(.finished(.stop, usage))
+                return usage
             }
-            if let tail { continuation.yield(.token(tail)) }
-            continuation.yield(.finished(.length, TokenUsage(promptTokens: prompt.tokenCount, completionTokens: maxTokens)))
-            continuation.finish()
         }
-        continuation.onTermination = { _ in task.cancel() }
-        return stream
+        let rest = stops.feed(tail ?? "").text + stops.finish()
+        if !rest.isEmpty { output.yield(.token(rest)) }
+        let usage = TokenUsage(promptTokens: prompt.tokenCount, completionTokens: maxTokens)
+        output.yield(.finished(.length, usage))
+        return usage
     }
 }
 

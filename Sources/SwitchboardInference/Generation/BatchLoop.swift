@@ -57,7 +57,7 @@ struct BatchLoop {
             admit()
             if running.isEmpty {
                 if inbox.isClosed {
-                    for request in waiting { request.deliver(.failed(InferenceError.cancelled)) }
+                    for request in waiting { request.fail(InferenceError.cancelled) }
                     return
                 }
                 inbox.wait()
@@ -73,13 +73,13 @@ struct BatchLoop {
         waiting += inbox.take(upTo: .max)
         waiting.removeAll { request in
             guard request.cancellation.isCancelled else { return false }
-            request.deliver(.failed(CancellationError()))
+            request.fail(CancellationError())
             return true
         }
         while let request = waiting.first, !freeSlots.isEmpty {
             let ids = request.ids, need = kvBytes(of: request)
             if let error = refusal(of: request, needing: need) {
-                request.deliver(.failed(error)); waiting.removeFirst(); continue
+                request.fail(error); waiting.removeFirst(); continue
             }
             let choice = chooseSlot(for: ids)
             guard makeRoom(need, slot: freeSlots[choice]) else { return }
@@ -92,7 +92,7 @@ struct BatchLoop {
                 decoder = try SequenceDecoder(model: session.model, prompt: ids, options: request.options,
                                               room: session.contextLength - ids.count, vocabulary: vocabulary)
             } catch {
-                request.deliver(.failed(error)); continue
+                request.fail(error); continue
             }
             let slot = freeSlots.remove(at: choice)
             var kept = reusePrefixes ? session.reuse(slot, for: ids) : 0
@@ -125,7 +125,8 @@ struct BatchLoop {
     /// largest first) if that is what it takes.
     private mutating func makeRoom(_ need: Int, slot: Int) -> Bool {
         while budget.decide(need, slot: slot) == .wait {
-            guard let idle = freeSlots.filter({ $0 != slot && budget.held[$0] > 0 }).max(by: { budget.held[$0] < budget.held[$1] }) else { return false }
+            let holding = freeSlots.filter { $0 != slot && budget.held[$0] > 0 }
+            guard let idle = holding.max(by: { budget.held[$0] < budget.held[$1] }) else { return false }
             session.trim(idle, to: 0)
             budget.set(idle, 0)
         }
@@ -204,15 +205,15 @@ struct BatchLoop {
     private mutating func finish(_ i: Int, reason: FinishReason) {
         var sequence = running.remove(at: i)
         free(sequence.slot)
-        let start = sequence.started, deliver = sequence.request.deliver
-        sequence.decoder.flush(reason: reason, elapsed: { self.now() - start }) { deliver(.event(.token($0))) }
-        do { try sequence.decoder.checkComplete(reason) } catch { return deliver(.failed(error)) }
+        let start = sequence.started, request = sequence.request
+        sequence.decoder.flush(reason: reason, elapsed: { self.now() - start }) { request.emit(.token($0)) }
+        do { try sequence.decoder.checkComplete(reason) } catch { return request.fail(error) }
         let end = now() - start, generated = sequence.decoder.generated
         let first = sequence.firstToken ?? end
-        deliver(.event(.finished(GenerationSummary(
+        request.emit(.finished(GenerationSummary(
             finishReason: reason, promptTokens: sequence.request.ids.count, completionTokens: generated.count, generatedIDs: generated,
             timeToFirstToken: first, prefillDuration: sequence.prefilled, decodeDuration: generated.isEmpty ? .zero : end - first,
-            reusedPromptTokens: sequence.reused))))
+            reusedPromptTokens: sequence.reused)))
     }
 
     /// Returns `slot` to the free list; the budget keeps counting the positions it keeps for reuse.
@@ -225,18 +226,18 @@ struct BatchLoop {
     private mutating func fail(_ i: Int, _ error: any Error) {
         let sequence = running.remove(at: i)
         free(sequence.slot)
-        sequence.request.deliver(.failed(error))
+        sequence.request.fail(error)
     }
 
     /// Samples the sequence's next token from `logits` and emits it; marks it done when it stops.
     private mutating func advance(_ i: Int, _ logits: UnsafeMutableBufferPointer<Float>) {
         let start = running[i].started
         if running[i].firstToken == nil { running[i].firstToken = now() - start }
-        let deliver = running[i].request.deliver
+        let request = running[i].request
         let room = session.contextLength - session.position(of: running[i].slot)
         do {
             let step = try running[i].decoder.step(logits, room: room, elapsed: { self.now() - start }) { token in
-                deliver(.event(.token(token)))
+                request.emit(.token(token))
             }
             switch step {
             case .next(let id): running[i].next = id

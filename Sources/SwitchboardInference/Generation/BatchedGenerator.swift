@@ -9,8 +9,10 @@ import Synchronization
 /// taken, requests wait in arrival order (nothing is dropped; the runtime's load balancer orders
 /// them by priority before they get here).
 ///
-/// The work runs on one dedicated thread (`BatchLoop`), like `LocalGenerator`'s: outside Swift's
-/// cooperative pool. Outputs are identical to running each request alone (`BatchedSession`).
+/// The work runs on one dedicated thread (`BatchLoop`), outside Swift's cooperative pool, so the
+/// seconds-long synchronous forward passes never hold a pool thread. With capacity 1 it is the
+/// single-stream generator. Outputs are identical to running each request alone on an
+/// `InferenceSession` (`GenerationLoop`, the reference path).
 public final class BatchedGenerator: Sendable {
     public let model: LanguageModel
     /// Sequences decoded together at most.
@@ -66,6 +68,11 @@ public final class BatchedGenerator: Sendable {
         }
     }
 
+    /// Tokenizes `prompt` with the model's tokenizer and streams its events (`events(ids:options:)`).
+    public func events(prompt: String, options: GenerationOptions = GenerationOptions()) -> AsyncThrowingStream<GenerationEvent, any Error> {
+        events(ids: model.tokenizer.encode(prompt, addBOS: options.addBOS, parseSpecial: options.parseSpecial), options: options)
+    }
+
     /// Streams token events for the prompt `ids`, then one `.finished(summary)` (or an error).
     /// Ending the iteration stops the sequence before its next step.
     public func events(ids: [Int32], options: GenerationOptions = GenerationOptions()) -> AsyncThrowingStream<GenerationEvent, any Error> {
@@ -75,37 +82,43 @@ public final class BatchedGenerator: Sendable {
     /// `events` through `transform`, called on the batch thread: nil skips an event; a thrown error
     /// ends the sequence and the stream with it. The buffer holds everything one generation emits.
     public func events<Element: Sendable>(ids: [Int32], options: GenerationOptions,
-                                          transform: @escaping @Sendable (GenerationEvent) throws -> Element?) -> AsyncThrowingStream<Element, any Error> {
+                                          transform: @escaping @Sendable (GenerationEvent) throws -> Element?)
+        -> AsyncThrowingStream<Element, any Error> {
         let (stream, continuation) = AsyncThrowingStream.makeStream(
             of: Element.self, bufferingPolicy: .bufferingOldest(max(1, options.maxTokens) + 2))
         let cancellation = CancellationFlag()
         continuation.onTermination = { _ in cancellation.cancel() }
-        let request = BatchRequest(ids: ids, options: options, cancellation: cancellation) { event in
-            switch event {
-            case .event(let generation):
-                do {
-                    if let element = try transform(generation) { continuation.yield(element) }
-                    if case .finished = generation { continuation.finish() }
-                } catch {
-                    cancellation.cancel()
-                    continuation.finish(throwing: error)
-                }
-            case .failed(let error):
+        submit(ids: ids, options: options, cancellation: cancellation, emit: { event in
+            do {
+                if let element = try transform(event) { continuation.yield(element) }
+                if case .finished = event { continuation.finish() }
+            } catch {
+                cancellation.cancel()
                 continuation.finish(throwing: error)
             }
-        }
-        if !inbox.submit(request) { continuation.finish(throwing: InferenceError.cancelled) }
+        }, fail: { continuation.finish(throwing: $0) })
         return stream
+    }
+
+    /// The level below `events`, for a caller that owns the output (the on-device provider yields
+    /// straight into its caller's stream): `emit` gets every event on the batch thread, `.finished`
+    /// last, or `fail` is called once instead (an error, or `CancellationError` for a request
+    /// cancelled before it started). Setting `cancellation` stops the sequence before its next step
+    /// (it then finishes with `FinishReason.cancelled`).
+    package func submit(ids: [Int32], options: GenerationOptions, cancellation: CancellationFlag,
+                        emit: @escaping @Sendable (GenerationEvent) -> Void, fail: @escaping @Sendable (any Error) -> Void) {
+        let request = BatchRequest(ids: ids, options: options, cancellation: cancellation, emit: emit, fail: fail)
+        if !inbox.submit(request) { fail(InferenceError.cancelled) }
     }
 }
 
-/// One request as the batch thread sees it; `deliver` is called on that thread.
+/// One request as the batch thread sees it; `emit` and `fail` are called on that thread.
 struct BatchRequest: Sendable {
-    enum Delivery { case event(GenerationEvent), failed(any Error) }
     let ids: [Int32]
     let options: GenerationOptions
     let cancellation: CancellationFlag
-    let deliver: @Sendable (Delivery) -> Void
+    let emit: @Sendable (GenerationEvent) -> Void
+    let fail: @Sendable (any Error) -> Void
 }
 
 /// Requests waiting for the batch thread, in arrival order; the semaphore wakes an idle thread.

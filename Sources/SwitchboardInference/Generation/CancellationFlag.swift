@@ -3,10 +3,12 @@ import Synchronization
 /// Set once when a generation's consumer goes away; read by the inference thread before every token.
 /// An atomic rather than task cancellation: the thread runs no task, and the flag is set synchronously
 /// by the stream's termination handler, however busy the cooperative pool is.
-final class CancellationFlag: Sendable {
+package final class CancellationFlag: Sendable {
+    package init() {}
+
     private let flag = Atomic<Bool>(false)
 
-    var isCancelled: Bool { flag.load(ordering: .acquiring) }
+    package var isCancelled: Bool { flag.load(ordering: .acquiring) }
 
-    func cancel() { flag.store(true, ordering: .releasing) }
+    package func cancel() { flag.store(true, ordering: .releasing) }
 }

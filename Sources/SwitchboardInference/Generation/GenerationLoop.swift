@@ -1,6 +1,7 @@
-/// The synchronous token loop for one sequence: prefill, then sample → emit → decode until a stop
-/// condition (`SequenceDecoder`). Free of tasks so it is tested directly; `LocalGenerator` runs it
-/// on its `InferenceThread`.
+/// The reference generation path: one sequence on an `InferenceSession`, prefill, then sample → emit →
+/// decode until a stop condition (`SequenceDecoder`, the same per-token step the batch loop runs).
+/// Synchronous and free of tasks, so it reads top to bottom; the kernels and `BatchedGenerator` are
+/// tested against it. Applications generate through `BatchedGenerator` (capacity 1 for one stream).
 struct GenerationLoop {
     let session: InferenceSession
     let options: GenerationOptions

@@ -40,7 +40,13 @@ public struct GeneratedToken: Sendable, Equatable {
     }
 }
 
-/// Why a generation ended.
+/// Why a generation ended, as the engine knows it.
+///
+/// Not `SwitchboardCore.FinishReason`: SwitchboardInference stands alone (no dependency on the runtime's
+/// layers, see Package.swift), and Core must not depend on the engine (it holds values and policies
+/// that remote-only apps use). Neither direction keeps the layering, so the engine keeps this richer
+/// reason (which stop sequence, context versus token limit, cancellation) and `LocalEngine` maps it
+/// to Core's `stop`/`length` in one place, the only boundary a local token crosses between them.
 public enum FinishReason: Sendable, Equatable {
     /// The model produced an end-of-generation token (EOS or end-of-turn).
     case endOfGeneration

@@ -1,5 +1,5 @@
 /// One conversation's state over a `LanguageModel`: the KV cache and scratch buffers. Not
-/// thread-safe (use it from one task, e.g. inside `LocalGenerator`); reusable via `reset()`.
+/// thread-safe (use it from one thread, as `GenerationLoop` does); reusable via `reset()`.
 public final class InferenceSession {
     public let model: LanguageModel
     /// Most tokens this session can hold (prompt + generated).

@@ -45,3 +45,8 @@ enum TransformerFamilies {
         return family
     }
 }
+
+extension LanguageModel {
+    /// The `general.architecture` names the engine implements, sorted.
+    package static var supportedArchitectures: [String] { TransformerFamilies.supported }
+}
