@@ -6,6 +6,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# The style rule the project keeps (lines of at most 150 characters), before anything is built.
+python3 Scripts/check-style.py
+
 models=$(bash Scripts/fetch-model.sh all)
 export SWITCHBOARD_MODEL_PATH="$(sed -n 1p <<<"$models")"
 export SWITCHBOARD_CHAT_MODEL_PATH="$(sed -n 2p <<<"$models")"

@@ -10,7 +10,8 @@ import SwitchboardLocal
 struct BatchCommand: BenchCommand {
     static let name = "batch"
     static let summary = "N concurrent local requests, batched: aggregate vs single-stream tok/s; --json"
-    static let options: [BenchOption]? = [.integer("streams", 1...64), .integer("tokens", 1...4096), .integer("kv-budget-mb", 1...1_048_576), .flag("json")]
+    static let options: [BenchOption]? = [.integer("streams", 1...64), .integer("tokens", 1...4096), .integer("kv-budget-mb", 1...1_048_576),
+                                          .flag("json")]
         + BenchOption.localModel
 
     static let topics = ["a dragon who learns to bake bread", "a lighthouse keeper and a storm", "a robot that paints sunsets",
@@ -80,7 +81,8 @@ struct BatchCommand: BenchCommand {
                   + String(format: "%.1f tok/s vs %.1f single-stream (%.2f×); ttft p50 %.0f ms, p99 %.0f ms; identical: %@; peak RSS %.0f MB",
                            aggregate, single, single > 0 ? aggregate / single : 0, ttfts[ttfts.count / 2], ttfts.last ?? 0,
                            identical ? "yes" : "NO", peak)
-                  + (budgetMB.map { String(format: " (model file %.0f MB + KV budget %d MB + 50 = %.0f MB)", fileMB, $0, fileMB + Double($0) + 50) } ?? ""))
+                  + (budgetMB.map { String(format: " (model file %.0f MB + KV budget %d MB + 50 = %.0f MB)", fileMB, $0,
+                                           fileMB + Double($0) + 50) } ?? ""))
         }
         return identical ? 0 : 1
     }

@@ -51,10 +51,12 @@ enum SessionCommand: BenchCommand {
         let with = results[0].ttft, without = results[1].ttft
         if arguments.flag("json") {
             EngineSupport.printJSON(["ttft_ms_with_reuse": with.map(EngineSupport.round1), "ttft_ms_without_reuse": without.map(EngineSupport.round1),
-                                     "reused_prompt_tokens": results[0].reused, "turn4_speedup": EngineSupport.round1(without[3] / max(with[3], 1e-6))])
+                                     "reused_prompt_tokens": results[0].reused, "turn4_speedup": EngineSupport.round1(without[3] / max(with[3],
+                                         1e-6))])
         } else {
             for i in turns.indices {
-                print(String(format: "turn %d: first token %.1f ms with reuse (%d prompt tokens reused), %.1f ms without", i + 1, with[i], results[0].reused[i], without[i]))
+                print(String(format: "turn %d: first token %.1f ms with reuse (%d prompt tokens reused), %.1f ms without", i + 1, with[i],
+                             results[0].reused[i], without[i]))
             }
         }
         return 0

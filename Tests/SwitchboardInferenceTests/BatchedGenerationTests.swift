@@ -54,7 +54,8 @@ import Testing
     @Test(.requiresSmolLM2Model) func smolLM2BatchedEqualsAlone() async throws {
         let model = try chatFidelityModel.get()
         let template = try #require(model.chatTemplate)
-        let inputs = Self.prompts.map { model.tokenizer.encode(template.render([ChatTurn(.system, "Answer briefly."), ChatTurn(.user, $0)]), parseSpecial: true) }
+        let inputs = Self.prompts.map { model.tokenizer.encode(template.render([ChatTurn(.system, "Answer briefly."), ChatTurn(.user, $0)]),
+                                                               parseSpecial: true) }
         try await check(model, inputs: inputs, maxTokens: [24, 8, 32, 16, 40])
     }
 
@@ -151,7 +152,8 @@ import Testing
             }
             #expect(!second.ids.isEmpty)
             // An unrelated prompt finds no useful prefix.
-            let other = try await BatchedGenerationTests.collect(generator.events(ids: model.tokenizer.encode("Completely different text."), options: GenerationOptions(maxTokens: 2)))
+            let other = try await BatchedGenerationTests.collect(generator.events(ids: model.tokenizer.encode("Completely different text."),
+                                                                                  options: GenerationOptions(maxTokens: 2)))
             #expect((other.summary?.reusedPromptTokens ?? -1) < 4)
         }
     }

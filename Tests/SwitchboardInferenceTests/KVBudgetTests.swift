@@ -42,7 +42,8 @@ import Testing
         let batched = BatchedGenerator(model: model, capacity: 3, kvBudgetBytes: one + one / 2)
         let results = try await withThrowingTaskGroup(of: (Int, [Int32]).self) { group in
             for (i, ids) in Self.prompts.enumerated() {
-                group.addTask { (i, try await BatchedGenerationTests.collect(batched.events(ids: ids, options: GenerationOptions(maxTokens: maxTokens))).ids) }
+                group.addTask { (i, try await BatchedGenerationTests.collect(batched.events(ids: ids,
+                                                                                            options: GenerationOptions(maxTokens: maxTokens))).ids) }
             }
             var results = [[Int32]](repeating: [], count: Self.prompts.count)
             for try await (i, ids) in group { results[i] = ids }

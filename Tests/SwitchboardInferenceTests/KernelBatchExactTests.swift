@@ -35,7 +35,8 @@ import Testing
                     let act = ActivationBuffer(kind: kind, columns: columns, capacity: count, decodeKernel: decodeKernel)
                     act.quantize(xb.baseAddress!, rows: count, stride: columns)
                     batched.withUnsafeMutableBufferPointer {
-                        MatMul.multiply(w, input: xb.baseAddress!, quantized: act, count: count, rows: 0..<rows, out: $0.baseAddress!, outStride: rows)
+                        MatMul.multiply(w, input: xb.baseAddress!, quantized: act, count: count, rows: 0..<rows, out: $0.baseAddress!,
+                                        outStride: rows)
                     }
                     let one = ActivationBuffer(kind: kind, columns: columns, capacity: 1)
                     for t in 0..<count {
@@ -88,7 +89,8 @@ import Testing
                     let act = ActivationBuffer(kind: .q8_0, columns: columns, capacity: count, decodeKernel: kernel)
                     act.quantize(xb.baseAddress!, rows: count, stride: columns)
                     out.withUnsafeMutableBufferPointer {
-                        MatMul.multiply(w, input: xb.baseAddress!, quantized: act, count: count, rows: 0..<rows, out: $0.baseAddress!, outStride: rows)
+                        MatMul.multiply(w, input: xb.baseAddress!, quantized: act, count: count, rows: 0..<rows, out: $0.baseAddress!,
+                                        outStride: rows)
                     }
                 }
             }

@@ -44,7 +44,8 @@ import Testing
         let w = weights(format, columns: columns, rows: rows, rng: &rng)
         let act = activations(.q8_0, columns: columns, count: count, rng: &rng)
         let pairBytes = SmallBlockDot.DecodedRowPair.bytes(blocks: blocks)
-        let scratch = UnsafeMutableRawPointer.allocate(byteCount: pairBytes + SmallBlockDot.TileTables.bytes(blocks: blocks, count: count, minimum: false), alignment: 64)
+        let scratch = UnsafeMutableRawPointer.allocate(byteCount: pairBytes + SmallBlockDot.TileTables.bytes(blocks: blocks, count: count,
+            minimum: false), alignment: 64)
         defer { scratch.deallocate() }
         let pair = SmallBlockDot.DecodedRowPair(scratch, blocks: blocks)
         let tables = SmallBlockDot.TileTables(scratch + pairBytes, act, blocks: blocks, count: count, minimum: false)
@@ -53,7 +54,8 @@ import Testing
             for (r0, r1) in [(0, 1), (2, 2)] {
                 pair.decode(codec, row(r0), row(r1), shifts: act.pairedRow(0).shifts)
                 for t in stride(from: 0, to: count, by: 8) {
-                    let (low, high) = (pair.dot4(act, first: t, tables: tables, minimum: false), pair.dot4(act, first: t + 4, tables: tables, minimum: false))
+                    let (low, high) = (pair.dot4(act, first: t, tables: tables, minimum: false), pair.dot4(act, first: t + 4, tables: tables,
+                        minimum: false))
                     let fast = (SIMD8(lowHalf: low.0, highHalf: high.0), SIMD8(lowHalf: low.1, highHalf: high.1))
                     let reference0 = SmallBlockDot.dot8(codec, row(r0), act, first: t, blocks: blocks)
                     let reference1 = SmallBlockDot.dot8(codec, row(r1), act, first: t, blocks: blocks)
@@ -62,12 +64,14 @@ import Testing
                         #expect(fast.0[i].bitPattern == expected0.bitPattern, "\(format) r\(r0) t\(t + i)")
                         #expect(fast.1[i].bitPattern == expected1.bitPattern, "\(format) r\(r1) t\(t + i)")
                         let one = pair.dot(act.pairedRow(t + i), minimum: false)
-                        #expect(one.0.bitPattern == expected0.bitPattern && one.1.bitPattern == expected1.bitPattern, "\(format) r\(r0),\(r1) t\(t + i) one row")
+                        #expect(one.0.bitPattern == expected0.bitPattern && one.1.bitPattern == expected1.bitPattern,
+                                "\(format) r\(r0),\(r1) t\(t + i) one row")
                         // The decode kernel (weights unpacked in place) against the one-row reference.
                         let decode = SmallBlockDot.dotRowPair(codec, row(r0), row(r1), act.pairedRow(t + i), blocks: blocks)
                         let single0 = SmallBlockDot.dot(codec, row(r0), act.row(t + i), blocks: blocks)
                         let single1 = SmallBlockDot.dot(codec, row(r1), act.row(t + i), blocks: blocks)
-                        #expect(decode.0.bitPattern == single0.bitPattern && decode.1.bitPattern == single1.bitPattern, "\(format) r\(r0),\(r1) t\(t + i) decode")
+                        #expect(decode.0.bitPattern == single0.bitPattern && decode.1.bitPattern == single1.bitPattern,
+                                "\(format) r\(r0),\(r1) t\(t + i) decode")
                         #expect(single0.bitPattern == expected0.bitPattern, "\(format) r\(r0) t\(t + i) references agree")
                     }
                 }

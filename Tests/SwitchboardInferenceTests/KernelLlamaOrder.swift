@@ -12,7 +12,9 @@ enum LlamaOrder {
             let row = act.row(t), blocks = act.columns / 256
             q = (0..<act.columns).map { j in Int32(row.planes[64 * (j / 64) + ActivationQuantizer.slot(j % 64)]) }
             d = (0..<blocks).map { row.scales[$0] }
-            sums16 = (0..<act.columns / 16).map { g in (0..<16).reduce(Int32(0)) { $0 + Int32(row.planes[64 * ((16 * g + $1) / 64) + ActivationQuantizer.slot((16 * g + $1) % 64)]) } }
+            sums16 = (0..<act.columns / 16).map { g in
+                (0..<16).reduce(Int32(0)) { $0 + Int32(row.planes[64 * ((16 * g + $1) / 64) + ActivationQuantizer.slot((16 * g + $1) % 64)]) }
+            }
         }
     }
 

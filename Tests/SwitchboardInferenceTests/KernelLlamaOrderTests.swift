@@ -30,7 +30,8 @@ import Testing
                     act.quantize(xb.baseAddress! + first * columns, rows: n, stride: columns)
                     var out = [Float](repeating: 0, count: rows * n)
                     out.withUnsafeMutableBufferPointer {
-                        MatMul.multiply(w, input: xb.baseAddress! + first * columns, quantized: act, count: n, batch: batch, rows: 0..<rows, out: $0.baseAddress!, outStride: rows)
+                        MatMul.multiply(w, input: xb.baseAddress! + first * columns, quantized: act, count: n, batch: batch, rows: 0..<rows,
+                                        out: $0.baseAddress!, outStride: rows)
                     }
                     for t in 0..<n {
                         let a = LlamaOrder.Q8K(act, row: t)

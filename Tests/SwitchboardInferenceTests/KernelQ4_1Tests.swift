@@ -87,7 +87,8 @@ import Testing
         for v: Float in [0.5, -1] { let h = HalfFloat.half(from: v); block += [UInt8(h & 0xFF), UInt8(h >> 8)] }
         block += (0..<16).map { UInt8($0) | UInt8(15 - $0) << 4 }
         var out = [Float](repeating: 0, count: 32)
-        block.withUnsafeBytes { raw in out.withUnsafeMutableBufferPointer { Dequantize.row(.q4_1, raw.baseAddress!, count: 32, into: $0.baseAddress!) } }
+        block.withUnsafeBytes { raw in out.withUnsafeMutableBufferPointer { Dequantize.row(.q4_1, raw.baseAddress!, count: 32,
+                                                                                           into: $0.baseAddress!) } }
         let low: [Float] = (0..<16).map { Float($0) * 0.5 - 1 }
         let high: [Float] = (0..<16).map { Float(15 - $0) * 0.5 - 1 }
         #expect(out == low + high)

@@ -49,7 +49,8 @@ extension SmallBlockDot {
 
     /// One weight row against eight activation rows, unpacking each block in place.
     @inline(__always)
-    static func dot8<C: SmallBlockCodec>(_ codec: C.Type, _ w: UnsafeRawPointer, _ a: ActivationBuffer, first t: Int, blocks: Int) -> (SIMD4<Float>, SIMD4<Float>) {
+    static func dot8<C: SmallBlockCodec>(_ codec: C.Type, _ w: UnsafeRawPointer, _ a: ActivationBuffer, first t: Int, blocks: Int) -> (SIMD4<Float>,
+        SIMD4<Float>) {
         let bytes = C.blockBytes
         let planes = a.planes + t * a.columns, stride = a.columns
         var acc0 = SIMD8<Float>(), acc1 = SIMD8<Float>(), acc2 = SIMD8<Float>(), acc3 = SIMD8<Float>()

@@ -51,7 +51,8 @@ import Testing
                     ForwardContext.Product(WeightMatrix(base: w.baseAddress!, rows: ho.0, columns: columns, format: .f32), ho.1)
                 }
                 let pool = WorkerPool(threads: 2)
-                let job = MatMulJob(products: (products[0], products[1], products[2]), threads: 2, input: x.baseAddress!, quantized: nil, kind: nil, count: 1, batch: nil)
+                let job = MatMulJob(products: (products[0], products[1], products[2]), threads: 2, input: x.baseAddress!, quantized: nil, kind: nil,
+                                    count: 1, batch: nil)
                 pool.run(chunks: job.totalChunks, job)
             }
         } } }

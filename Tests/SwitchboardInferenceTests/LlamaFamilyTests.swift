@@ -31,7 +31,10 @@ import Testing
         for arch in ["qwen2", "qwen3"] {
             var plain = SyntheticLlamaModel(arch: arch)
             let withExtras = plain.logits(for: [72, 101])
-            plain.tensors = plain.tensors.filter { !$0.key.contains(".bias") && !$0.key.contains("_norm.weight") || $0.key.contains("attn_norm") || $0.key.contains("ffn_norm") || $0.key.contains("output_norm") }
+            plain.tensors = plain.tensors.filter {
+                !$0.key.contains(".bias") && !$0.key.contains("_norm.weight")
+                    || $0.key.contains("attn_norm") || $0.key.contains("ffn_norm") || $0.key.contains("output_norm")
+            }
             let model = try plain.load()
             let session = InferenceSession(model: model, contextLength: 8)
             var rows: [[Float]] = []
@@ -51,7 +54,8 @@ import Testing
         #expect(loadError(setMetadata("general.architecture", .string("mamba"))) == .unsupportedArchitecture("mamba"))
         #expect(loadError { $0.tensors.removeAll { $0.name == "blk.1.ffn_up.weight" } } == .missingTensor("blk.1.ffn_up.weight"))
         if case .unsupportedTensor(let name, _)? = loadError({ w in
-            if let i = w.tensors.firstIndex(where: { $0.name == "blk.0.attn_k.weight" }) { w.tensors[i].dimensions = [64, 48]; w.tensors[i].data = Array(w.tensors[i].data!.prefix(64 * 48 * 4)); w.tensors[i].byteCount = 64 * 48 * 4 }
+            if let i = w.tensors.firstIndex(where: { $0.name == "blk.0.attn_k.weight" }) { w.tensors[i].dimensions = [64,
+                48]; w.tensors[i].data = Array(w.tensors[i].data!.prefix(64 * 48 * 4)); w.tensors[i].byteCount = 64 * 48 * 4 }
         }) {
             #expect(name == "blk.0.attn_k.weight")
         } else {
@@ -69,7 +73,8 @@ import Testing
         let bigger = synthetic.vocabulary + ["extra"]
         if case .tokenizer(let message)? = loadError({ w in
             w.metadata = w.metadata.map { $0.0 == "tokenizer.ggml.tokens" ? ($0.0, .array(.string(bigger))) : $0 }
-            w.metadata = w.metadata.map { $0.0 == "tokenizer.ggml.token_type" ? ($0.0, .array(.int32([Int32](repeating: 1, count: bigger.count)))) : $0 }
+            w.metadata = w.metadata.map { $0.0 == "tokenizer.ggml.token_type" ? ($0.0, .array(.int32([Int32](repeating: 1,
+                count: bigger.count)))) : $0 }
         }) {
             #expect(message.contains("embedding rows"))
         } else {

@@ -23,7 +23,7 @@ func readmeSessionQuickStart() async throws {
         func call(arguments: Arguments) async throws -> String { "sunny, 22 degrees in \(arguments.city)" }
     }
 
-    let local = LocalModelProvider(configuration: .smolLM2_135mInstruct, loader: LocalEngineLoader(threads: 2))
+    let local = LocalModelProvider(model: .smolLM2)
     let switchboard = Coordinator(providers: [local])
 
     // A typed answer: the schema constrains the model's output on device.

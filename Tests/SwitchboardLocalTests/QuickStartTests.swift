@@ -22,22 +22,27 @@ struct QuickStartTests {
     func readmeShowsTheTestedCode() throws {
         let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
         let code = try Self.code()
-        #expect(code.contains("LocalModelProvider(configuration: .smolLM2_135mInstruct"))
+        #expect(code.contains("LocalModelProvider(model: .smolLM2)"))
         #expect(readme.contains("```swift\n" + code + "\n```"), "README.md's quick start differs from Tests/SwitchboardLocalTests/QuickStart.swift")
         let session = try Self.code("QuickStartSession.swift", marker: "SESSION QUICK START")
         #expect(session.contains("tools: [Weather()]"))
-        #expect(readme.contains("```swift\n" + session + "\n```"), "README.md's session quick start differs from Tests/SwitchboardLocalTests/QuickStartSession.swift")
+        #expect(readme.contains("```swift\n" + session + "\n```"),
+                "README.md's session quick start differs from Tests/SwitchboardLocalTests/QuickStartSession.swift")
     }
 
     @Test("the session quick start answers on device", .enabled(if: RealModel.chatEnabled, RealModel.chatSkipReason))
     func sessionQuickStartRuns() async throws {
-        try await readmeSessionQuickStart()
+        let printed = try await QuickStartOutput.capture { try await readmeSessionQuickStart() }
+        // The typed answer's two fields, then the session's answer after the tool's result.
+        #expect(printed.count == 2, "\(printed)")
+        #expect(printed.allSatisfy { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }, "\(printed)")
     }
 
     @Test("the quick start answers on device", .enabled(if: RealModel.chatEnabled, RealModel.chatSkipReason))
     func quickStartRuns() async throws {
         // The quick start reads the registry's folder; the test command stores the models there.
         #expect(FileManager.default.fileExists(atPath: ModelRegistry.default.path(for: .smolLM2_135mInstruct)))
-        try await readmeQuickStart()
+        let printed = try await QuickStartOutput.capture { try await readmeQuickStart() }
+        #expect(printed.count == 1 && printed[0].contains("Paris"), "the quick start answered \(printed)")
     }
 }

@@ -14,7 +14,8 @@ struct RealChatModelTests {
     static let remoteCapabilities = ProviderCapabilities(isOnDevice: false, maxContextTokens: 128_000)
 
     static func question(_ text: String, maxTokens: Int = 32) -> GenerationRequest {
-        GenerationRequest(messages: [ChatMessage(.system, "You are a helpful assistant. Answer briefly and accurately."), ChatMessage(.user, text)], maxTokens: maxTokens)
+        GenerationRequest(messages: [ChatMessage(.system, "You are a helpful assistant. Answer briefly and accurately."), ChatMessage(.user, text)],
+                          maxTokens: maxTokens)
     }
 
     @Test("a chat question is answered on device; the answer ends at end-of-turn, which never shows")

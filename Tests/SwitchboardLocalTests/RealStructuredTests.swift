@@ -45,7 +45,9 @@ struct RealStructuredTests {
             #expect(response.providerID == Self.provider.id)
             let content = try schema.parseValid(response.content)
             if case .object(let expected)? = task["expected"],
-               expected.allSatisfy({ member in content[member.key].map { $0 == member.value || $0.numberValue == member.value.numberValue && $0.numberValue != nil } ?? false }) {
+               expected.allSatisfy({ member in
+                   content[member.key].map { $0 == member.value || $0.numberValue == member.value.numberValue && $0.numberValue != nil } ?? false
+               }) {
                 correct += 1
             }
         }

@@ -14,7 +14,8 @@ import SwitchboardCore
         // Two 5-level arrays in one object.
         #"{"type":"object","required":["a","b"],"properties":{"a":"# + String(repeating: #"{"type":"array","minItems":4096,"items":"#, count: 5)
             + #"{"type":"boolean"}"# + String(repeating: "}", count: 5) + #","b":"#
-            + String(repeating: #"{"type":"array","minItems":4096,"items":"#, count: 5) + #"{"type":"boolean"}"# + String(repeating: "}", count: 5) + "}}",
+            + String(repeating: #"{"type":"array","minItems":4096,"items":"#, count: 5) + #"{"type":"boolean"}"# + String(repeating: "}",
+                count: 5) + "}}",
         #"{"type":"integer","maximum":-1e300}"#,
         #"{"type":"integer","minimum":1e19}"#,
         #"{"type":"number","maximum":-1e300}"#,
@@ -28,7 +29,8 @@ import SwitchboardCore
     }
 
     @Test func nestedMinItemsBeyondAnyBudgetAreRefusedForGeneration() throws {
-        let text = String(repeating: #"{"type":"array","minItems":4096,"items":"#, count: 7) + #"{"type":"integer"}"# + String(repeating: "}", count: 7)
+        let text = String(repeating: #"{"type":"array","minItems":4096,"items":"#, count: 7) + #"{"type":"integer"}"# + String(repeating: "}",
+            count: 7)
         let schema = try GenerationSchema(jsonSchema: text)
         #expect(throws: ConstraintError.self) { try JSONConstraint(schema.grammar) }
     }
@@ -116,8 +118,10 @@ import SwitchboardCore
         }
         // The keywords of issue 30, with hostile values now and then.
         let patterns = ["^[a-z]+$", "a|b", "(x", "\\d{2,1000}", "(a)\\1", "[^\"]*", "^.{3}$", "(?=a)", "é+", "\\p{L}", "^$", "[\\s\\S]{0,5}"]
-        if Int.random(in: 0..<8, using: &random) == 0 { members.append(("pattern", .string(patterns[Int.random(in: 0..<patterns.count, using: &random)]))) }
-        maybe("format", .string(["date", "time", "date-time", "email", "uuid", "uri", "ipv4", "ipv6", "hostname", "nope"][Int.random(in: 0..<10, using: &random)]))
+        if Int.random(in: 0..<8, using: &random) == 0 { members.append(("pattern", .string(patterns[Int.random(in: 0..<patterns.count,
+            using: &random)]))) }
+        maybe("format", .string(["date", "time", "date-time", "email", "uuid", "uri", "ipv4", "ipv6", "hostname", "nope"][Int.random(in: 0..<10,
+            using: &random)]))
         if Int.random(in: 0..<6, using: &random) == 0 { members.append(("const", number(&random))) }
         if Int.random(in: 0..<8, using: &random) == 0 { members.append(("multipleOf", number(&random))) }
         if Int.random(in: 0..<8, using: &random) == 0 { members.append(("exclusiveMinimum", number(&random))) }
@@ -131,7 +135,8 @@ import SwitchboardCore
         }
         if deeper, Int.random(in: 0..<6, using: &random) == 0 {
             let target = ["#", "#/$defs/a", "#/$defs/b", "#/nowhere", "#/$defs/a~1b", "https://x.y/z"][Int.random(in: 0..<6, using: &random)]
-            members.append(("$defs", .object([("a", randomSchema(depth: depth + 1, random: &random)), ("b", .object([("$ref", .string("#/$defs/a"))]))])))
+            members.append(("$defs", .object([("a", randomSchema(depth: depth + 1, random: &random)), ("b", .object([("$ref",
+                .string("#/$defs/a"))]))])))
             members.append(("$ref", .string(target)))
         }
         if deeper, Int.random(in: 0..<10, using: &random) == 0 {

@@ -154,7 +154,8 @@ extension GrammarTable {
                 var compiled: [Member] = []
                 for member in members {
                     if member.isRequired {
-                        compiled.append(Member(key: GrammarTable.escaped(member.name), value: try add(member.value, depth: depth + 1), isRequired: true))
+                        compiled.append(Member(key: GrammarTable.escaped(member.name), value: try add(member.value, depth: depth + 1),
+                                               isRequired: true))
                     } else if case .success(let value) = attempt(member.value, depth: depth + 1) {
                         compiled.append(Member(key: GrammarTable.escaped(member.name), value: value, isRequired: false))
                     }

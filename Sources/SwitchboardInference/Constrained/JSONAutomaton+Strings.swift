@@ -79,7 +79,8 @@ extension JSONAutomaton {
         let pattern = table.patterns[index]
         func set(state: Int32 = state, characters: Int = characters, partial: UInt32 = 0, pending: Int = 0,
                  low: UInt8 = 0x80, high: UInt8 = 0xBF, escape: Bool = false) {
-            top = .patterned(node: node, characters: characters, state: state, partial: partial, pending: pending, low: low, high: high, escape: escape)
+            top = .patterned(node: node, characters: characters, state: state, partial: partial, pending: pending, low: low, high: high,
+                             escape: escape)
         }
         /// One whole character read.
         func character(_ scalar: UInt32) -> Bool {

@@ -99,5 +99,6 @@ public struct JSONConstraint: Sendable, Equatable {
         return constraint
     }
 
-    public static func == (a: JSONConstraint, b: JSONConstraint) -> Bool { a.grammar == b.grammar && a.definitions == b.definitions && a.prefix == b.prefix }
+    public static func == (a: JSONConstraint,
+                           b: JSONConstraint) -> Bool { a.grammar == b.grammar && a.definitions == b.definitions && a.prefix == b.prefix }
 }

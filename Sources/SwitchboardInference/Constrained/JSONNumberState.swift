@@ -111,7 +111,8 @@ struct JSONNumberState: Sendable, Equatable {
         guard a <= b else { return false }
         let fractions = !bounds.isInteger
         switch phase {
-        case .sign: return Self.overlaps(0, Self.power(GrammarTable.maxIntegerDigits) - 1, a, b, bounds.isInteger ? bounds.step : 1) || (fractions && a < 1)
+        case .sign: return Self.overlaps(0, Self.power(GrammarTable.maxIntegerDigits) - 1, a, b,
+                                         bounds.isInteger ? bounds.step : 1) || (fractions && a < 1)
         case .zero: return a == 0 || (fractions && a < 1)
         case .integer:
             if Self.overlaps(magnitude, magnitude, a, b, bounds.step) { return true }

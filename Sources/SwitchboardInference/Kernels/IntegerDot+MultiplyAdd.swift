@@ -12,12 +12,14 @@ extension IntegerDot {
     /// is lowered to a scalar loop, these become one shuffle + extend).
     @inline(__always)
     static func evenLanes(_ x: SIMD32<Int16>) -> SIMD16<Int32> {
-        SIMD16(Int32(x[0]), Int32(x[2]), Int32(x[4]), Int32(x[6]), Int32(x[8]), Int32(x[10]), Int32(x[12]), Int32(x[14]), Int32(x[16]), Int32(x[18]), Int32(x[20]), Int32(x[22]), Int32(x[24]), Int32(x[26]), Int32(x[28]), Int32(x[30]))
+        SIMD16(Int32(x[0]), Int32(x[2]), Int32(x[4]), Int32(x[6]), Int32(x[8]), Int32(x[10]), Int32(x[12]), Int32(x[14]), Int32(x[16]), Int32(x[18]),
+               Int32(x[20]), Int32(x[22]), Int32(x[24]), Int32(x[26]), Int32(x[28]), Int32(x[30]))
     }
 
     @inline(__always)
     static func oddLanes(_ x: SIMD32<Int16>) -> SIMD16<Int32> {
-        SIMD16(Int32(x[1]), Int32(x[3]), Int32(x[5]), Int32(x[7]), Int32(x[9]), Int32(x[11]), Int32(x[13]), Int32(x[15]), Int32(x[17]), Int32(x[19]), Int32(x[21]), Int32(x[23]), Int32(x[25]), Int32(x[27]), Int32(x[29]), Int32(x[31]))
+        SIMD16(Int32(x[1]), Int32(x[3]), Int32(x[5]), Int32(x[7]), Int32(x[9]), Int32(x[11]), Int32(x[13]), Int32(x[15]), Int32(x[17]), Int32(x[19]),
+               Int32(x[21]), Int32(x[23]), Int32(x[25]), Int32(x[27]), Int32(x[29]), Int32(x[31]))
     }
 
     /// Lane i = x[2i]·y[2i] + x[2i+1]·y[2i+1] (one `vpmaddwd`).
@@ -38,7 +40,8 @@ extension IntegerDot {
     static func pairInt(_ w: UnsafePointer<Int16>, _ a: UnsafePointer<Int16>) -> SIMD16<Int32> {
         let raw = UnsafeRawPointer(a), weights = UnsafeRawPointer(w)
         let m0 = multiplyAdd(weights.loadUnaligned(as: SIMD32<Int16>.self), raw.loadUnaligned(as: SIMD32<Int16>.self))
-        let m1 = multiplyAdd(weights.loadUnaligned(fromByteOffset: 64, as: SIMD32<Int16>.self), raw.loadUnaligned(fromByteOffset: 64, as: SIMD32<Int16>.self))
+        let m1 = multiplyAdd(weights.loadUnaligned(fromByteOffset: 64, as: SIMD32<Int16>.self), raw.loadUnaligned(fromByteOffset: 64,
+            as: SIMD32<Int16>.self))
         return m0 &- m1
     }
 }

@@ -70,7 +70,8 @@ struct KQuantDecodedRow {
             for n in 0..<2 {
                 for p in 0..<2 {
                     let scale = KQuantDecodedRow.doubled(KQuantDot.q6KScales(block, half: n, pair: p))
-                    KQuantDecodedRow.store(KQuantDot.q6KPair(block, half: n, pair: p, offset: signed ? 32 : 0), scale: scale, values + 256 * b + 128 * n + 64 * p)
+                    KQuantDecodedRow.store(KQuantDot.q6KPair(block, half: n, pair: p, offset: signed ? 32 : 0), scale: scale,
+                                           values + 256 * b + 128 * n + 64 * p)
                 }
             }
             scales[b] = KQuantDot.q6KAllScales(block)
@@ -98,8 +99,10 @@ extension KQuantDot {
     static func fold(_ a: SIMD16<Int32>, _ b: SIMD16<Int32>, _ c: SIMD16<Int32>, _ d: SIMD16<Int32>) -> SIMD16<Int32> {
         let ab = SIMD16(lowHalf: a.lowHalf &+ a.highHalf, highHalf: b.lowHalf &+ b.highHalf)
         let cd = SIMD16(lowHalf: c.lowHalf &+ c.highHalf, highHalf: d.lowHalf &+ d.highHalf)
-        let e = SIMD16(lowHalf: SIMD8(lowHalf: ab.lowHalf.lowHalf, highHalf: ab.highHalf.lowHalf), highHalf: SIMD8(lowHalf: cd.lowHalf.lowHalf, highHalf: cd.highHalf.lowHalf))
-        let f = SIMD16(lowHalf: SIMD8(lowHalf: ab.lowHalf.highHalf, highHalf: ab.highHalf.highHalf), highHalf: SIMD8(lowHalf: cd.lowHalf.highHalf, highHalf: cd.highHalf.highHalf))
+        let e = SIMD16(lowHalf: SIMD8(lowHalf: ab.lowHalf.lowHalf, highHalf: ab.highHalf.lowHalf), highHalf: SIMD8(lowHalf: cd.lowHalf.lowHalf,
+            highHalf: cd.highHalf.lowHalf))
+        let f = SIMD16(lowHalf: SIMD8(lowHalf: ab.lowHalf.highHalf, highHalf: ab.highHalf.highHalf), highHalf: SIMD8(lowHalf: cd.lowHalf.highHalf,
+            highHalf: cd.highHalf.highHalf))
         return e &+ f
     }
 
@@ -116,8 +119,10 @@ extension KQuantDot {
         }
         let t01 = pairs(q0, q1), t23 = pairs(q2, q3)
         // Lane 4r + c = row r's total of chunk c (t01's lanes 4r, 4r+1 are q0's halves, 4r+2, 4r+3 q1's).
-        let low = SIMD16(t01[0], t01[2], t23[0], t23[2], t01[4], t01[6], t23[4], t23[6], t01[8], t01[10], t23[8], t23[10], t01[12], t01[14], t23[12], t23[14])
-        let high = SIMD16(t01[1], t01[3], t23[1], t23[3], t01[5], t01[7], t23[5], t23[7], t01[9], t01[11], t23[9], t23[11], t01[13], t01[15], t23[13], t23[15])
+        let low = SIMD16(t01[0], t01[2], t23[0], t23[2], t01[4], t01[6], t23[4], t23[6], t01[8], t01[10], t23[8], t23[10], t01[12], t01[14], t23[12],
+                         t23[14])
+        let high = SIMD16(t01[1], t01[3], t23[1], t23[3], t01[5], t01[7], t23[5], t23[7], t01[9], t01[11], t23[9], t23[11], t01[13], t01[15], t23[13],
+                          t23[15])
         let u = low &+ high
         return SIMD16(u[0], u[4], u[8], u[12], u[1], u[5], u[9], u[13], u[2], u[6], u[10], u[14], u[3], u[7], u[11], u[15])
     }
@@ -193,7 +198,8 @@ extension KQuantDot {
     /// `q6KSlab` for four activation rows from a row decoded `signed`: the block total is the same
     /// integer however the −32 is spread. Per pair of chunks the float lanes hold integers below
     /// 2^22 (|q − 32|·|scale|·127·8), converted exactly, then totalled in integers.
-    static func q6K4Slab(decoded w: KQuantDecodedRow, _ a: (ActivationRow, ActivationRow, ActivationRow, ActivationRow), blocks: Int) -> SIMD4<Float> {
+    static func q6K4Slab(decoded w: KQuantDecodedRow, _ a: (ActivationRow, ActivationRow, ActivationRow, ActivationRow),
+                         blocks: Int) -> SIMD4<Float> {
         var total = SIMD4<Float>()
         for b in 0..<blocks {
             @inline(__always) func exact(_ r: ActivationRow) -> Int32 {

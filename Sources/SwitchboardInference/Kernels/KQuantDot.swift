@@ -21,7 +21,8 @@ enum KQuantDot {
 
     /// Σ over one Q4_K block with one activation block: (scaled integer part, minimum part).
     @inline(__always)
-    static func q4KBlock(_ block: UnsafeRawPointer, _ planes: UnsafePointer<Int16>, _ groupSums: UnsafePointer<Int32>, _ sm: (scales: SIMD8<Int32>, mins: SIMD8<Int32>)) -> (Int32, Int32) {
+    static func q4KBlock(_ block: UnsafeRawPointer, _ planes: UnsafePointer<Int16>, _ groupSums: UnsafePointer<Int32>, _ sm: (scales: SIMD8<Int32>,
+        mins: SIMD8<Int32>)) -> (Int32, Int32) {
         var acc = SIMD16<Int32>()
         for c in 0..<4 {
             acc &+= IntegerDot.pair(q4KChunk(block, c), planes + 64 * c) &* IntegerDot.halves(sm.scales[2 * c], sm.scales[2 * c + 1])
@@ -93,7 +94,8 @@ enum KQuantDot {
             var acc = SIMD16<Int32>()
             for n in 0..<2 {
                 for p in 0..<2 {
-                    acc &+= IntegerDot.pair(q6KPair(block, half: n, pair: p), a.planes + 256 * b + 128 * n + 64 * p) &* q6KScales(block, half: n, pair: p)
+                    acc &+= IntegerDot.pair(q6KPair(block, half: n, pair: p), a.planes + 256 * b + 128 * n + 64 * p) &* q6KScales(block, half: n,
+                        pair: p)
                 }
             }
             let lanes = acc.lowHalf &+ acc.highHalf &- q6KOffsets(q6KAllScales(block), a.sixteenSums + 16 * b)
@@ -119,7 +121,8 @@ extension KQuantDot {
             var acc = SIMD16<Int32>()
             for n in 0..<2 {
                 for p in 0..<2 {
-                    acc &+= IntegerDot.pair(q6KPair(block, half: n, pair: p, offset: 32), a.planes + 256 * b + 128 * n + 64 * p) &* q6KScales(block, half: n, pair: p)
+                    acc &+= IntegerDot.pair(q6KPair(block, half: n, pair: p, offset: 32), a.planes + 256 * b + 128 * n + 64 * p) &* q6KScales(block,
+                        half: n, pair: p)
                 }
             }
             total.addProduct(Float(acc.wrappedSumTree) * HalfFloat.load(block, 208), a.scales[b])

@@ -130,7 +130,8 @@ extension SmallBlockDot {
         let low = SIMD8<Int32>(repeating: -32768), high = SIMD8<Int32>(repeating: 32767)
         c.replace(with: low, where: c .< low)
         c.replace(with: high, where: c .> high)
-        return SIMD8(Int16(truncatingIfNeeded: c[0]), Int16(truncatingIfNeeded: c[1]), Int16(truncatingIfNeeded: c[2]), Int16(truncatingIfNeeded: c[3]),
-                     Int16(truncatingIfNeeded: c[4]), Int16(truncatingIfNeeded: c[5]), Int16(truncatingIfNeeded: c[6]), Int16(truncatingIfNeeded: c[7]))
+        return SIMD8(Int16(truncatingIfNeeded: c[0]), Int16(truncatingIfNeeded: c[1]), Int16(truncatingIfNeeded: c[2]),
+                     Int16(truncatingIfNeeded: c[3]), Int16(truncatingIfNeeded: c[4]), Int16(truncatingIfNeeded: c[5]),
+                     Int16(truncatingIfNeeded: c[6]), Int16(truncatingIfNeeded: c[7]))
     }
 }

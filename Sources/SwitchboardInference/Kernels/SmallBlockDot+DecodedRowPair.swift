@@ -34,7 +34,8 @@ extension SmallBlockDot {
                 let out = UnsafeMutableRawPointer(values + 64 * b)
                 out.storeBytes(of: u.0, as: SIMD32<Int16>.self)
                 out.storeBytes(of: u.1, toByteOffset: 64, as: SIMD32<Int16>.self)
-                UnsafeMutableRawPointer(scales + 16 * b).storeBytes(of: IntegerDot.halves(HalfFloat.load(x0, 0), HalfFloat.load(x1, 0)), as: SIMD16<Float>.self)
+                UnsafeMutableRawPointer(scales + 16 * b).storeBytes(of: IntegerDot.halves(HalfFloat.load(x0, 0), HalfFloat.load(x1, 0)),
+                                                                    as: SIMD16<Float>.self)
                 if C.hasMinimum { minimums[2 * b] = HalfFloat.load(x0, 2); minimums[2 * b + 1] = HalfFloat.load(x1, 2) }
             }
         }
@@ -95,7 +96,8 @@ extension SmallBlockDot {
                 let d0 = scales[16 * b], d1 = scales[16 * b + 8]
                 let ws = SIMD8(d0, d1, d0, d1, d0, d1, d0, d1)
                 let da = UnsafeRawPointer(tables.scales + b * tables.stride + t).loadUnaligned(as: SIMD4<Float>.self)
-                UnsafeMutableRawPointer(p + 8 * b).storeBytes(of: ws * SIMD8(da[0], da[0], da[1], da[1], da[2], da[2], da[3], da[3]), as: SIMD8<Float>.self)
+                UnsafeMutableRawPointer(p + 8 * b).storeBytes(of: ws * SIMD8(da[0], da[0], da[1], da[1], da[2], da[2], da[3], da[3]),
+                                                              as: SIMD8<Float>.self)
             }
             for b in 0..<blocks {
                 @inline(__always) func step(_ r: Int, _ acc: inout SIMD16<Float>) {

@@ -10,7 +10,8 @@
 /// (`vec_dot_q4_1_q8_1`) also sums m_w·s_a block by block in a scalar, added after `hsum_float_8`.
 extension SmallBlockDot {
     @inline(__always)
-    static func dotRowPair<C: SmallBlockCodec>(_ codec: C.Type, _ w0: UnsafeRawPointer, _ w1: UnsafeRawPointer, _ a: PairedActivationRow, blocks: Int) -> (Float, Float) {
+    static func dotRowPair<C: SmallBlockCodec>(_ codec: C.Type, _ w0: UnsafeRawPointer, _ w1: UnsafeRawPointer, _ a: PairedActivationRow,
+                                               blocks: Int) -> (Float, Float) {
         let bytes = C.blockBytes
         var acc = SIMD16<Float>()
         var min0: Float = 0, min1: Float = 0
@@ -45,7 +46,8 @@ extension IntegerDot {
     @inline(__always)
     static func pairedInt(_ w: (SIMD32<Int16>, SIMD32<Int16>), _ a: UnsafePointer<Int16>) -> SIMD16<Int32> {
         let raw = UnsafeRawPointer(a)
-        return multiplyAdd(w.0, raw.loadUnaligned(as: SIMD32<Int16>.self)) &- multiplyAdd(w.1, raw.loadUnaligned(fromByteOffset: 64, as: SIMD32<Int16>.self))
+        return multiplyAdd(w.0, raw.loadUnaligned(as: SIMD32<Int16>.self)) &- multiplyAdd(w.1, raw.loadUnaligned(fromByteOffset: 64,
+            as: SIMD32<Int16>.self))
     }
 
     /// `pairedInt` for 4-bit weights (|w| ≤ 15, so w_e·a_e − w_o·a_o fits in Int16): Int16 multiplies
@@ -55,7 +57,8 @@ extension IntegerDot {
     @inline(__always)
     static func pairedIntNarrow(_ w: (SIMD32<Int16>, SIMD32<Int16>), _ a: UnsafePointer<Int16>) -> SIMD16<Int32> {
         let raw = UnsafeRawPointer(a)
-        let p = unsafeBitCast(w.0 &* raw.loadUnaligned(as: SIMD32<Int16>.self) &- w.1 &* raw.loadUnaligned(fromByteOffset: 64, as: SIMD32<Int16>.self),
+        let p = unsafeBitCast(w.0 &* raw.loadUnaligned(as: SIMD32<Int16>.self) &- w.1 &* raw.loadUnaligned(fromByteOffset: 64,
+            as: SIMD32<Int16>.self),
                               to: SIMD16<Int32>.self)
         return ((p &<< 16) &>> 16) &+ (p &>> 16)
     }

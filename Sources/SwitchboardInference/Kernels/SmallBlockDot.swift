@@ -19,7 +19,8 @@ extension SmallBlockCodec {
     static var isNarrow: Bool { false }
 
     @inline(__always)
-    static func unpackRows(_ first: UnsafeRawPointer, _ second: UnsafeRawPointer, _ shifts: UnpackShifts) -> (SIMD32<Int16>, SIMD32<Int16>) { unpack(first, second) }
+    static func unpackRows(_ first: UnsafeRawPointer, _ second: UnsafeRawPointer, _ shifts: UnpackShifts) -> (SIMD32<Int16>,
+        SIMD32<Int16>) { unpack(first, second) }
 
     /// Blocks `b` and `b + 1` starting at `block`.
     @inline(__always)
@@ -72,7 +73,8 @@ enum Q5_0Codec: SmallBlockCodec {
     @inline(__always)
     static func unpack(_ first: UnsafeRawPointer, _ second: UnsafeRawPointer) -> (SIMD32<Int16>, SIMD32<Int16>) {
         let low = SIMD16(lowHalf: SmallBlockDot.nibbles(first + 6), highHalf: SmallBlockDot.nibbles(second + 6))
-        let high = SmallBlockDot.highBits(first.loadUnaligned(fromByteOffset: 2, as: UInt32.self), second.loadUnaligned(fromByteOffset: 2, as: UInt32.self))
+        let high = SmallBlockDot.highBits(first.loadUnaligned(fromByteOffset: 2, as: UInt32.self), second.loadUnaligned(fromByteOffset: 2,
+            as: UInt32.self))
         return IntegerDot.split(low | high, offset: 16)
     }
 
@@ -86,7 +88,8 @@ enum Q5_0Codec: SmallBlockCodec {
         let q0 = first.loadUnaligned(fromByteOffset: 6, as: SIMD4<UInt32>.self)
         let q1 = second.loadUnaligned(fromByteOffset: 6, as: SIMD4<UInt32>.self)
         let nibbles = SIMD16(lowHalf: SIMD8(lowHalf: q0, highHalf: q0), highHalf: SIMD8(lowHalf: q1, highHalf: q1)) &>> shifts.nibbles
-        let bits = IntegerDot.halves(first.loadUnaligned(fromByteOffset: 2, as: UInt32.self), second.loadUnaligned(fromByteOffset: 2, as: UInt32.self)) &>> shifts.bits & 0xF
+        let bits = IntegerDot.halves(first.loadUnaligned(fromByteOffset: 2, as: UInt32.self), second.loadUnaligned(fromByteOffset: 2,
+            as: UInt32.self)) &>> shifts.bits & 0xF
         let low = SIMD16<UInt32>(repeating: 0x000F_000F), high = SIMD16<UInt32>(repeating: 0x0010_0010)
         let even = (nibbles & low) | (((bits &<< 4) | (bits &<< 18)) & high)
         let odd = ((nibbles &>> 8) & low) | (((bits &<< 3) | (bits &<< 17)) & high)

@@ -8,7 +8,8 @@ enum VectorMath {
         var i = 0
         let ra = UnsafeRawPointer(a), rb = UnsafeRawPointer(b)
         while i + 16 <= count {
-            acc.addProduct(ra.loadUnaligned(fromByteOffset: 4 * i, as: SIMD16<Float>.self), rb.loadUnaligned(fromByteOffset: 4 * i, as: SIMD16<Float>.self))
+            acc.addProduct(ra.loadUnaligned(fromByteOffset: 4 * i, as: SIMD16<Float>.self), rb.loadUnaligned(fromByteOffset: 4 * i,
+                as: SIMD16<Float>.self))
             i += 16
         }
         var s = acc.sum()

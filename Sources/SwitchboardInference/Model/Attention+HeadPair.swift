@@ -92,7 +92,8 @@ extension Attention {
     /// `dotx4` for two queries against the same four keys.
     @inline(__always)
     static func dotx4Pair<L: AttentionLanes>(_ lanes: L.Type, _ q: (UnsafePointer<Float>, UnsafePointer<Float>),
-                                             _ k: (UnsafePointer<KVCache.Cell>, UnsafePointer<KVCache.Cell>, UnsafePointer<KVCache.Cell>, UnsafePointer<KVCache.Cell>),
+                                             _ k: (UnsafePointer<KVCache.Cell>, UnsafePointer<KVCache.Cell>, UnsafePointer<KVCache.Cell>,
+                                                   UnsafePointer<KVCache.Cell>),
                                              count: Int) -> (SIMD4<Float>, SIMD4<Float>) {
         var a0 = L.Vector(), a1 = L.Vector(), a2 = L.Vector(), a3 = L.Vector()
         var b0 = L.Vector(), b1 = L.Vector(), b2 = L.Vector(), b3 = L.Vector()

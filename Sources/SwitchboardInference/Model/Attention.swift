@@ -141,7 +141,8 @@ enum Attention {
     }
 
     @inline(__always)
-    static func dotx4<L: AttentionLanes>(_ lanes: L.Type, _ q: UnsafePointer<Float>, _ k0: UnsafePointer<KVCache.Cell>, _ k1: UnsafePointer<KVCache.Cell>,
+    static func dotx4<L: AttentionLanes>(_ lanes: L.Type, _ q: UnsafePointer<Float>, _ k0: UnsafePointer<KVCache.Cell>,
+                                         _ k1: UnsafePointer<KVCache.Cell>,
                                          _ k2: UnsafePointer<KVCache.Cell>, _ k3: UnsafePointer<KVCache.Cell>, count: Int) -> SIMD4<Float> {
         var a0 = L.Vector(), a1 = L.Vector(), a2 = L.Vector(), a3 = L.Vector()
         let rq = UnsafeRawPointer(q)

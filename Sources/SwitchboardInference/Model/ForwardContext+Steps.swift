@@ -28,8 +28,10 @@ extension ForwardContext {
         pool.run(chunks: n) { t, _ in
             let row = rows[t]
             let q = s.q + t * qw, k = s.k + t * kvw
-            if let queryNorm { for h in 0..<a.headCount { VectorMath.rmsNorm(q + h * hk, weight: queryNorm, eps: a.rmsEpsilon, count: hk, into: q + h * hk) } }
-            if let keyNorm { for h in 0..<a.headCountKV { VectorMath.rmsNorm(k + h * hk, weight: keyNorm, eps: a.rmsEpsilon, count: hk, into: k + h * hk) } }
+            if let queryNorm { for h in 0..<a.headCount { VectorMath.rmsNorm(q + h * hk, weight: queryNorm, eps: a.rmsEpsilon, count: hk,
+                                                                             into: q + h * hk) } }
+            if let keyNorm { for h in 0..<a.headCountKV { VectorMath.rmsNorm(k + h * hk, weight: keyNorm, eps: a.rmsEpsilon, count: hk,
+                                                                             into: k + h * hk) } }
             rope.apply(q, heads: a.headCount, position: row.position, stride: hk)
             rope.apply(k, heads: a.headCountKV, position: row.position, stride: hk)
             // llama.cpp multiplies q in f32, then its f16 KV matmul sees q rounded to f16.
@@ -47,7 +49,8 @@ extension ForwardContext {
             guard let base = rows.baseAddress else { return }
             let group = a.headCount / a.headCountKV
             let job = AttentionJob(queries: s.q, outputs: s.attention, queryLength: a.queryLength, headCount: a.headCount,
-                                   group: group, headsPerChunk: AttentionJob.headsPerChunk(group: group, heads: a.headCount, tokens: n, threads: pool.threads),
+                                   group: group, headsPerChunk: AttentionJob.headsPerChunk(group: group, heads: a.headCount, tokens: n,
+                                                                                           threads: pool.threads),
                                    headLength: a.keyLength, layer: il, rows: base,
                                    window: window, singleToken: batch == 1 || rowsAreSequences, build: build,
                                    scores: s.scores, scoreCapacity: s.scoreCapacity)

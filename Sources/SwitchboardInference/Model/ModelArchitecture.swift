@@ -99,7 +99,8 @@ public struct ModelArchitecture: Sendable, Equatable {
         else { throw .unsupportedTensor(name: "\(arch) hyperparameters", reason: "inconsistent head counts or sizes in the metadata") }
         // The attention kernels run 16 lanes at a time over a head (llama.cpp's F16 tiles need the same).
         guard keyLength % 16 == 0 else {
-            throw .unsupportedTensor(name: "\(arch) hyperparameters", reason: "head length \(keyLength) is not a multiple of 16, which the attention kernels need")
+            throw .unsupportedTensor(name: "\(arch) hyperparameters",
+                                     reason: "head length \(keyLength) is not a multiple of 16, which the attention kernels need")
         }
     }
 }

@@ -46,7 +46,8 @@ public struct RotaryEmbedding: Sendable {
         if position < tabulated {
             cosTable.withUnsafeBufferPointer { c in
                 sinTable.withUnsafeBufferPointer { s in
-                    rotate(x, heads: heads, stride: stride, cos: c.baseAddress.unsafelyUnwrapped + position * half, sin: s.baseAddress.unsafelyUnwrapped + position * half)
+                    rotate(x, heads: heads, stride: stride, cos: c.baseAddress.unsafelyUnwrapped + position * half,
+                           sin: s.baseAddress.unsafelyUnwrapped + position * half)
                 }
             }
             return

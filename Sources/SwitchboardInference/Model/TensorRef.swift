@@ -19,7 +19,8 @@ struct TensorRef: Sendable {
             throw .unsupportedTensor(name: name, reason: "shape \(info.dimensions) does not match the hyperparameters (expected \(columns) × \(rows.map(String.init) ?? "any"))")
         }
         if let kind = format.activationKind, columns % max(64, kind.blockSize) != 0 {
-            throw .unsupportedTensor(name: name, reason: "row length \(columns) is not a multiple of \(max(64, kind.blockSize)) (the integer kernels' step)")
+            throw .unsupportedTensor(name: name,
+                                     reason: "row length \(columns) is not a multiple of \(max(64, kind.blockSize)) (the integer kernels' step)")
         }
     }
 

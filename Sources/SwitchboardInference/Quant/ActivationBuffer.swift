@@ -68,7 +68,8 @@ final class ActivationBuffer {
     }
 
     deinit {
-        planes.deallocate(); scales.deallocate(); groupSums.deallocate(); sixteenSums.deallocate(); blockSums.deallocate(); paired.deallocate(); shiftTable.deallocate(); bytes.deallocate()
+        planes.deallocate(); scales.deallocate(); groupSums.deallocate(); sixteenSums.deallocate()
+        blockSums.deallocate(); paired.deallocate(); shiftTable.deallocate(); bytes.deallocate()
     }
 
     var blocksPerRow: Int { columns / kind.blockSize }

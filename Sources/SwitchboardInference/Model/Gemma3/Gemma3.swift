@@ -72,7 +72,8 @@ final class Gemma3Pass: ForwardPass {
     private let vectors: PinnedVectors
 
     init(_ g: Gemma3, file: GGUFFile, architecture a: ModelArchitecture) {
-        let v = PinnedVectors(g.layers.flatMap { [$0.attnNorm, $0.qNorm, $0.kNorm, $0.postAttentionNorm, $0.ffnNorm, $0.postFFNNorm] } + [g.outputNorm])
+        let v = PinnedVectors(g.layers.flatMap { [$0.attnNorm, $0.qNorm, $0.kNorm, $0.postAttentionNorm, $0.ffnNorm,
+                                                  $0.postFFNNorm] } + [g.outputNorm])
         vectors = v
         layers = g.layers.enumerated().map { il, l in
             Layer(attnNorm: v[6 * il], qNorm: v[6 * il + 1], kNorm: v[6 * il + 2], postAttentionNorm: v[6 * il + 3],
