@@ -1,6 +1,6 @@
 /// A bank account named with its bank: an ABA routing number (3-7-1 checksum), a SWIFT/BIC code
 /// (bank, ISO country, location, branch) or a UK sort code, with an account number close by. A routing
-/// number or BIC alone is package (banks publish them); the pair moves money.
+/// number or BIC alone is public (banks publish them); the pair moves money.
 package enum BankAccountRecognizer: Recognizer {
     package static let kinds: Set<EntityKind> = [.bankAccount]
 

@@ -12,7 +12,7 @@ package enum HealthRecognizer: Recognizer {
     package static func scan(_ text: TextScan, into findings: inout [Finding]) {
         let before = findings.count
         scanTerms(text, into: &findings)
-        // Fiction and package figures' package facts stay package (the special-category tables know the cues).
+        // Fiction and public figures' public facts stay public (the special-category tables know the cues).
         if findings.count > before, SpecialCategoryRecognizer.clearsHealthFindings(text) { findings.removeSubrange(before...) }
     }
 

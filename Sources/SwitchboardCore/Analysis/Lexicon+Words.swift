@@ -87,7 +87,7 @@ extension Lexicon {
             optimize debug evaluate algorithm tradeoffs architecture plan outline summarize translate calculate
             """),
         (.codeCue, """
-            func def class return import const var let function struct select package static void fn async await \
+            func def class return import const var let function struct select public static void fn async await \
             println printf include
             """),
     ]

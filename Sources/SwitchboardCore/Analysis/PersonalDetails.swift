@@ -1,5 +1,5 @@
 /// Personal data the table cues point at, at least `personal`: a date of birth in words or in CJK form
-/// ("nací el 3 de marzo de 1985", "1985年3月3日生まれ"), home coordinates and a home network's package IP
+/// ("nací el 3 de marzo de 1985", "1985年3月3日生まれ"), home coordinates and a home network's public IP
 /// address, a licence plate after its cue, money the speaker earns or owes, a named person with an employer,
 /// a child with their school. Run by `SpecialCategoryRecognizer` on the hits it already collected, only
 /// when one of these cues is in the text.
@@ -82,7 +82,7 @@ enum PersonalDetails {
     // MARK: Home coordinates and IP addresses
 
     /// "40.7484, -73.9857" (three decimals or more, latitude within ±90, longitude within ±180) or a
-    /// package IPv4 address, in a text that speaks of a home.
+    /// public IPv4 address, in a text that speaks of a home.
     private static func homeLocations(_ text: TextScan, into findings: inout [Finding]) {
         let b = text.bytes
         var i = 0

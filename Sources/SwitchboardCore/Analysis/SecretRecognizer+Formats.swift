@@ -12,7 +12,7 @@ extension SecretRecognizer {
         }
     }
 
-    /// Publishable keys (`pk_live_`) are package by design and deliberately absent.
+    /// Publishable keys (`pk_live_`) are public by design and deliberately absent.
     static let formats: [KeyFormat] = [
         KeyFormat("sk-", minimumBody: 16),
         KeyFormat("sk_live_", minimumBody: 16), KeyFormat("sk_test_", minimumBody: 16),

@@ -89,7 +89,7 @@ extension SpecialCategoryLanguage {
             quiz exam homework thesis understand understanding wondering interested
             """),
         (.publicFigure, """
-            announced announces publicly package famous celebrity celebrities president senator congressman \
+            announced announces publicly public famous celebrity celebrities president senator congressman \
             congresswoman governor mayor actor actress singer rapper musician footballer athlete player star \
             king queen prince princess pope minister chancellor politician politicians legend icon billionaire \
             ceo founder late reportedly according rumored rumoured tabloid tabloids interview biography wikipedia

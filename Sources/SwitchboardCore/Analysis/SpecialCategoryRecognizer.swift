@@ -10,7 +10,7 @@
 /// hypothetical; a topic word between pronoun and term ("I'm reading about…") makes the term a topic;
 /// fiction cues clear the whole text, and public-figure cues clear third persons and names. Special
 /// categories are only tied to the speaker and their relations: a named third party's religion or party
-/// is, in prompts, almost always a package figure's package fact.
+/// is, in prompts, almost always a public figure's public fact.
 package enum SpecialCategoryRecognizer: Recognizer {
     package static let kinds: Set<EntityKind> = [.health, .specialCategory, .dateOfBirth, .location, .personalContext]
 
@@ -68,7 +68,7 @@ package enum SpecialCategoryRecognizer: Recognizer {
         }
     }
 
-    /// Whether a text is fiction, or about a package figure and not the speaker: the older health
+    /// Whether a text is fiction, or about a public figure and not the speaker: the older health
     /// recognizer's findings are then dropped, as this recognizer's would be.
     /// So is a text whose every first-person word is hypothetical or followed by a topic ("Can I get HIV
     /// from kissing?", "If I'm pregnant, can I…", "I want to understand how antidepressants work") and

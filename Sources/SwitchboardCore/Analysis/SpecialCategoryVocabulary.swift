@@ -1,6 +1,6 @@
 /// What a word means to `SpecialCategoryRecognizer`: the category of personal data it names (health and
 /// the GDPR article 9 special categories), or its part in tying such a term to a person (first person,
-/// relation, clinical shorthand) or in clearing it (fiction, package figures, a topic of study).
+/// relation, clinical shorthand) or in clearing it (fiction, public figures, a topic of study).
 package struct SpecialRole: OptionSet, Sendable, Hashable {
     package let rawValue: UInt64
     package init(rawValue: UInt64) { self.rawValue = rawValue }
@@ -36,7 +36,7 @@ package struct SpecialRole: OptionSet, Sendable, Hashable {
     package static let possessive = SpecialRole(rawValue: 1 << 21)
     /// Family and partners ("wife", "son", "madre"): a person when a possessive comes before.
     package static let relation = SpecialRole(rawValue: 1 << 22)
-    /// "he", "she", "er", "ella": a person unless the text is about a package figure or fiction.
+    /// "he", "she", "er", "ella": a person unless the text is about a public figure or fiction.
     package static let thirdPerson = SpecialRole(rawValue: 1 << 23)
     /// "has", "is", "takes", "hat", "tiene": after a capitalized word, that word is a person's name.
     package static let haveBe = SpecialRole(rawValue: 1 << 24)
@@ -52,7 +52,7 @@ package struct SpecialRole: OptionSet, Sendable, Hashable {
     package static let hypothetical = SpecialRole(rawValue: 1 << 27)
     /// "novel", "character", "series", "film": the text is fiction.
     package static let fiction = SpecialRole(rawValue: 1 << 28)
-    /// "announced", "publicly", "president", "celebrity": a third person is a package figure.
+    /// "announced", "publicly", "president", "celebrity": a third person is a public figure.
     package static let publicFigure = SpecialRole(rawValue: 1 << 29)
     /// "about", "reading", "studying", "essay": between a pronoun and a term, the term is a topic.
     package static let topic = SpecialRole(rawValue: 1 << 30)

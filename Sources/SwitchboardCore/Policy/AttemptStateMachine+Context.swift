@@ -4,13 +4,13 @@
 /// only as much of the text so far as the next provider's context can take.
 extension AttemptStateMachine {
     /// The request's size as routing estimated it.
-    public struct RequestSize: Sendable, Hashable {
+    package struct RequestSize: Sendable, Hashable {
         /// The analyzer's estimate (UTF-8 bytes / 4, as eligibility used it).
-        public var estimatedPromptTokens: Int
-        public var maxTokens: Int
-        public var imageCount: Int
+        package var estimatedPromptTokens: Int
+        package var maxTokens: Int
+        package var imageCount: Int
 
-        public init(estimatedPromptTokens: Int = 0, maxTokens: Int = 0, imageCount: Int = 0) {
+        package init(estimatedPromptTokens: Int = 0, maxTokens: Int = 0, imageCount: Int = 0) {
             self.estimatedPromptTokens = max(0, estimatedPromptTokens); self.maxTokens = max(0, maxTokens)
             self.imageCount = max(0, imageCount)
         }
@@ -23,7 +23,7 @@ extension AttemptStateMachine {
         /// The most tokens this request can take in any tokenizer: a token covers at least one UTF-8
         /// byte, and the estimate is a quarter of the bytes. A claim that the request needs more than
         /// this is not believed beyond it.
-        public var contextCeiling: Int {
+        package var contextCeiling: Int {
             estimatedPromptTokens.saturatingMultiply(4).saturatingAdd(maxTokens).saturatingAdd(Self.templateSlack)
                 .saturatingAdd(imageCount.saturatingMultiply(Self.tokensPerImage))
         }
@@ -32,7 +32,7 @@ extension AttemptStateMachine {
     /// The fewest tokens a provider's context must exceed after a provider claimed `limit` was too
     /// small: the claim, but never more than the request can need (`contextCeiling` − 1), so a server
     /// claiming a limit of `Int.max` for a 21-token prompt rules out only itself.
-    public func believedMinimumContext(claimed limit: Int) -> Int {
+    package func believedMinimumContext(claimed limit: Int) -> Int {
         min(limit, size.contextCeiling.saturatingAdd(-1))
     }
 

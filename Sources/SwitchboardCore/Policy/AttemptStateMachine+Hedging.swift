@@ -1,7 +1,7 @@
 extension AttemptStateMachine {
     /// The provider a hedge would go to beside the current one: the next candidate this request may
     /// use (privacy and context rules as for any attempt), or nil.
-    public func hedgeCandidate() -> Candidate? {
+    package func hedgeCandidate() -> Candidate? {
         guard index + 1 < candidates.count else { return nil }
         for candidate in candidates[(index + 1)...] {
             if let minimum = minimumContext, candidate.maxContextTokens <= minimum { continue }
@@ -28,7 +28,7 @@ extension AttemptStateMachine {
     /// The race is over. With `hedgeWon` the hedge's call is the request's call from here on (its
     /// outcome goes to `callFinished`), and the first call is recorded as having lost; otherwise the
     /// hedge is recorded as having lost, or failed with `hedgeError`.
-    public mutating func hedgeFinished(hedge id: ProviderID, hedgeWon: Bool, hedgeError: ProviderError? = nil) {
+    package mutating func hedgeFinished(hedge id: ProviderID, hedgeWon: Bool, hedgeError: ProviderError? = nil) {
         guard let hedgeIndex = hedgeAudit, hedgeIndex < audit.count else { return }
         hedgeAudit = nil
         if hedgeWon, let next = candidates.firstIndex(where: { $0.id == id }), next > index {

@@ -9,32 +9,32 @@
 /// `.acquire` `slotUnavailable` or `admitted`; after `.call` `callFinished`; after `.retry` `wokeUp`;
 /// after `.updateBreaker` `breakerUpdated`; `cancelled` at any point. Each returns the next action,
 /// until `.finish`.
-public struct AttemptStateMachine: Sendable {
-    public struct Candidate: Sendable, Hashable {
-        public var id: ProviderID
-        public var isOnDevice: Bool
-        public var maxContextTokens: Int
+package struct AttemptStateMachine: Sendable {
+    package struct Candidate: Sendable, Hashable {
+        package var id: ProviderID
+        package var isOnDevice: Bool
+        package var maxContextTokens: Int
         /// Where it runs, for the privacy re-check at dispatch; derived from `isOnDevice` when not given.
-        public var locality: ProviderLocality
-        public init(id: ProviderID, isOnDevice: Bool, maxContextTokens: Int, locality: ProviderLocality? = nil) {
+        package var locality: ProviderLocality
+        package init(id: ProviderID, isOnDevice: Bool, maxContextTokens: Int, locality: ProviderLocality? = nil) {
             self.id = id; self.isOnDevice = locality.map { $0 == .device } ?? isOnDevice; self.maxContextTokens = maxContextTokens
             self.locality = locality ?? (isOnDevice ? .device : .thirdPartyCloud)
         }
     }
 
     /// One provider call to make, with the events to yield before it.
-    public struct CallPlan: Sendable {
-        public var provider: ProviderID
+    package struct CallPlan: Sendable {
+        package var provider: ProviderID
         /// 1 for the first call of the request, counting retries, fallbacks and resumes.
-        public var attempt: Int
+        package var attempt: Int
         /// The answer so far (or its end, when it does not all fit this provider's context), to be
         /// continued (a resume); nil for a fresh call.
-        public var answerPrefix: String?
+        package var answerPrefix: String?
         /// `fallback` or `resumed` (when another provider takes over), then `providerChosen` (with a
         /// stream only: `respond` has nobody to tell).
         package var events: [SwitchboardEvent]
         /// Whether this call is a fallback from the request's first provider (for metrics).
-        public var isFallback: Bool
+        package var isFallback: Bool
         /// One call, or a hedged one.
         package var strategy: CallStrategy
     }
@@ -94,35 +94,35 @@ public struct AttemptStateMachine: Sendable {
         package var timeToFirstToken: Duration? { firstTokenAt.map { $0 - started } }
     }
 
-    public let candidates: [Candidate]
-    public let retry: RetryPolicy
-    public let privacy: PrivacyPolicy
-    public let level: PrivacyLevel
+    package let candidates: [Candidate]
+    package let retry: RetryPolicy
+    package let privacy: PrivacyPolicy
+    package let level: PrivacyLevel
     /// Whether tokens reach a caller as they come (a stream): only then is a half answer resumed
     /// rather than started over.
-    public let streaming: Bool
-    public let maxResumes: Int
-    public let deadline: Duration?
+    package let streaming: Bool
+    package let maxResumes: Int
+    package let deadline: Duration?
     /// When the request started (the response's timings count from here).
     package let start: Duration
     /// Whether the request wants hedged calls (`GenerationRequest.hedge` or the configuration).
     package let hedging: Bool
     /// The request's size, to weigh a server's context claim and cap the text a resume carries.
-    public let size: RequestSize
+    package let size: RequestSize
 
     // What happened so far.
-    public internal(set) var index = 0
-    public internal(set) var attemptsOnCurrent = 0
-    public internal(set) var totalAttempts = 0
-    public internal(set) var resumes = 0
-    public internal(set) var firstProvider: ProviderID?
-    public internal(set) var failures: [AttemptFailure] = []
-    public internal(set) var skipped: [Ineligibility]
-    public internal(set) var audit: [RoutingAuditRecord.Attempt] = []
-    public internal(set) var queueWait: Duration = .zero
+    package internal(set) var index = 0
+    package internal(set) var attemptsOnCurrent = 0
+    package internal(set) var totalAttempts = 0
+    package internal(set) var resumes = 0
+    package internal(set) var firstProvider: ProviderID?
+    package internal(set) var failures: [AttemptFailure] = []
+    package internal(set) var skipped: [Ineligibility]
+    package internal(set) var audit: [RoutingAuditRecord.Attempt] = []
+    package internal(set) var queueWait: Duration = .zero
     /// Text already delivered to the caller by calls that then failed; the next call continues it.
-    public internal(set) var delivered = ""
-    public internal(set) var deliveredTokens = 0
+    package internal(set) var delivered = ""
+    package internal(set) var deliveredTokens = 0
     /// Hedge calls started so far.
     package internal(set) var hedges = 0
     /// The first token the caller saw, over all calls (a stream's time to first token).
@@ -152,5 +152,5 @@ public struct AttemptStateMachine: Sendable {
         self.size = size; self.skipped = skipped; self.start = start; self.hedging = hedging
     }
 
-    public var currentProvider: ProviderID? { index < candidates.count ? candidates[index].id : nil }
+    package var currentProvider: ProviderID? { index < candidates.count ? candidates[index].id : nil }
 }

@@ -1,5 +1,5 @@
 /// What to do after a provider call failed.
-public enum FailureDecision: Sendable, Hashable {
+package enum FailureDecision: Sendable, Hashable {
     /// Call the same provider again after this delay.
     case retry(after: Duration)
     /// Try the next candidate. With `minimumContext`, only a provider whose context is larger than that.
@@ -8,7 +8,7 @@ public enum FailureDecision: Sendable, Hashable {
     case fail(FailureReason)
 }
 
-public enum FailureReason: Sendable, Hashable {
+package enum FailureReason: Sendable, Hashable {
     /// The error says no provider should get this request again (today only a cancellation).
     case finalError
     /// Tokens already reached the caller; a retry would repeat them.
@@ -21,21 +21,21 @@ public enum FailureReason: Sendable, Hashable {
 }
 
 /// The facts about one failure that the decision depends on.
-public struct FailureContext: Sendable, Hashable {
-    public var error: ProviderError
+package struct FailureContext: Sendable, Hashable {
+    package var error: ProviderError
     /// Calls already made to this provider for this request, including the failed one.
-    public var attemptsOnProvider: Int
+    package var attemptsOnProvider: Int
     /// Calls made for this request overall, including the failed one.
-    public var totalAttempts: Int
+    package var totalAttempts: Int
     /// Whether any token of the failed call reached the caller.
-    public var tokensDelivered: Bool
+    package var tokensDelivered: Bool
     /// Time now and the request's deadline, on the same clock.
-    public var now: Duration
-    public var deadline: Duration?
+    package var now: Duration
+    package var deadline: Duration?
     /// Whether the retry budget has room for one more retry.
-    public var budgetAllowsRetry: Bool
+    package var budgetAllowsRetry: Bool
 
-    public init(error: ProviderError, attemptsOnProvider: Int, totalAttempts: Int, tokensDelivered: Bool = false,
+    package init(error: ProviderError, attemptsOnProvider: Int, totalAttempts: Int, tokensDelivered: Bool = false,
                 now: Duration = .zero, deadline: Duration? = nil, budgetAllowsRetry: Bool = true) {
         self.error = error; self.attemptsOnProvider = attemptsOnProvider; self.totalAttempts = totalAttempts
         self.tokensDelivered = tokensDelivered; self.now = now; self.deadline = deadline

@@ -18,21 +18,21 @@ public struct ScoringWeights: Sendable, Hashable {
 }
 
 /// One provider's score for one request; each part is in 0...1, higher is better.
-public struct ProviderScore: Sendable, Hashable {
-    public var provider: ProviderID
-    public var privacy: Double
-    public var contentFit: Double
-    public var latency: Double
-    public var health: Double
-    public var cost: Double
-    public var device: Double
-    public var kind: Double
+package struct ProviderScore: Sendable, Hashable {
+    package var provider: ProviderID
+    package var privacy: Double
+    package var contentFit: Double
+    package var latency: Double
+    package var health: Double
+    package var cost: Double
+    package var device: Double
+    package var kind: Double
     /// Kept in seconds: ranking reads only `total`, and a `Duration` made per candidate and request
     /// cost a 128-bit multiplication each.
     var predictedSeconds: Double
-    public var predictedLatency: Duration { .seconds(predictedSeconds) }
+    package var predictedLatency: Duration { .seconds(predictedSeconds) }
     /// Weighted sum times the optimizer's weight.
-    public var total: Double
+    package var total: Double
 }
 
 /// Ranks eligible providers. Deterministic: equal scores are ordered by provider id.

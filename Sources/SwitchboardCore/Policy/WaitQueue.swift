@@ -11,23 +11,23 @@ public struct QueuePolicy: Sendable, Hashable {
 }
 
 /// Waiters ordered by priority, then arrival. Plain value: the load balancer keeps one per provider.
-public struct WaitQueue<Element: Sendable>: Sendable {
-    public let capacity: Int
+package struct WaitQueue<Element: Sendable>: Sendable {
+    package let capacity: Int
     // One FIFO per priority, highest last; `heads` skips served entries without shifting arrays.
     private var lanes: [[(id: UInt64, element: Element)]]
     private var heads: [Int]
-    public private(set) var count = 0
+    package private(set) var count = 0
 
-    public init(capacity: Int) {
+    package init(capacity: Int) {
         self.capacity = max(0, capacity)
         lanes = Array(repeating: [], count: Priority.allCases.count)
         heads = Array(repeating: 0, count: Priority.allCases.count)
     }
 
-    public var isEmpty: Bool { count == 0 }
+    package var isEmpty: Bool { count == 0 }
 
     /// Adds a waiter; false when the queue is full.
-    public mutating func enqueue(_ element: Element, id: UInt64, priority: Priority) -> Bool {
+    package mutating func enqueue(_ element: Element, id: UInt64, priority: Priority) -> Bool {
         guard count < capacity else { return false }
         lanes[priority.rawValue].append((id, element))
         count += 1
@@ -35,7 +35,7 @@ public struct WaitQueue<Element: Sendable>: Sendable {
     }
 
     /// The longest-waiting element of the highest priority present.
-    public mutating func dequeue() -> (id: UInt64, element: Element)? {
+    package mutating func dequeue() -> (id: UInt64, element: Element)? {
         for lane in lanes.indices.reversed() where heads[lane] < lanes[lane].count {
             let entry = lanes[lane][heads[lane]]
             heads[lane] += 1
@@ -47,7 +47,7 @@ public struct WaitQueue<Element: Sendable>: Sendable {
     }
 
     /// Removes the waiter with `id` (it was cancelled or timed out), if it is still queued.
-    public mutating func remove(id: UInt64) -> Element? {
+    package mutating func remove(id: UInt64) -> Element? {
         for lane in lanes.indices {
             guard let index = lanes[lane][heads[lane]...].firstIndex(where: { $0.id == id }) else { continue }
             let entry = lanes[lane].remove(at: index)
@@ -59,7 +59,7 @@ public struct WaitQueue<Element: Sendable>: Sendable {
     }
 
     /// Removes and returns every waiter, highest priority first.
-    public mutating func removeAll() -> [Element] {
+    package mutating func removeAll() -> [Element] {
         var all: [Element] = []
         while let entry = dequeue() { all.append(entry.element) }
         return all
