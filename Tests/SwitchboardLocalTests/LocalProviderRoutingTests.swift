@@ -18,7 +18,9 @@ struct LocalProviderRoutingTests {
         defer { fixture.file.remove() }
         let remote = RecordingProvider(id: "remote-recorded", capabilities: Self.remoteCapabilities, tokens: ["cloud"])
         let coordinator = Coordinator(providers: [fixture.provider, remote],
-                                      configuration: SwitchboardConfiguration(concurrency: [fixture.provider.id: 1]), deviceState: FixedDeviceState())
+                                      configuration: SwitchboardConfiguration(concurrency: [fixture.provider.id: 1],
+                                                                              defaultDeadline: RealModel.testDeadline),
+                                      deviceState: FixedDeviceState())
         let request = GenerationRequest(prompt: "My SSN is 219-09-9999, help me fill the form", maxTokens: 3,
                                         preferredProviders: ["remote-recorded"])
         let response = try await coordinator.respond(to: request)
@@ -35,7 +37,9 @@ struct LocalProviderRoutingTests {
         defer { fixture.file.remove() }
         let large = ScriptedProvider(id: "remote-large", capabilities: Self.remoteCapabilities, output: .tokens(["fits"]))
         let coordinator = Coordinator(providers: [fixture.provider, large],
-                                      configuration: SwitchboardConfiguration(concurrency: [fixture.provider.id: 1]), deviceState: FixedDeviceState())
+                                      configuration: SwitchboardConfiguration(concurrency: [fixture.provider.id: 1],
+                                                                              defaultDeadline: RealModel.testDeadline),
+                                      deviceState: FixedDeviceState())
         let prompt = Array(repeating: "word", count: 60).joined(separator: " ")
         var events: [SwitchboardEvent] = []
         for await event in coordinator.stream(GenerationRequest(prompt: prompt, maxTokens: 4,

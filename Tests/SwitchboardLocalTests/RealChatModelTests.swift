@@ -21,7 +21,9 @@ struct RealChatModelTests {
     @Test("a chat question is answered on device; the answer ends at end-of-turn, which never shows")
     func answersAndStopsAtEndOfTurn() async throws {
         let coordinator = Coordinator(providers: [Self.provider],
-                                      configuration: SwitchboardConfiguration(concurrency: [Self.provider.id: 1]), deviceState: FixedDeviceState())
+                                      configuration: SwitchboardConfiguration(concurrency: [Self.provider.id: 1],
+                                                                              defaultDeadline: RealModel.testDeadline),
+                                      deviceState: FixedDeviceState())
         let response = try await coordinator.respond(to: Self.question("What is the capital of France?"))
         #expect(response.providerID == "local-smollm2-135m-instruct")
         #expect(response.content.contains("Paris"), "\(response.content)")
@@ -46,7 +48,9 @@ struct RealChatModelTests {
     func sensitiveChatStaysOnDevice() async throws {
         let remote = RecordingProvider(id: "remote-recorded", capabilities: Self.remoteCapabilities, tokens: ["cloud"])
         let coordinator = Coordinator(providers: [Self.provider, remote],
-                                      configuration: SwitchboardConfiguration(concurrency: [Self.provider.id: 1]), deviceState: FixedDeviceState())
+                                      configuration: SwitchboardConfiguration(concurrency: [Self.provider.id: 1],
+                                                                              defaultDeadline: RealModel.testDeadline),
+                                      deviceState: FixedDeviceState())
         var request = Self.question("My SSN is 219-09-9999. Should I give it to my landlord?")
         request.preferredProviders = ["remote-recorded"]
         let response = try await coordinator.respond(to: request)
@@ -63,7 +67,8 @@ struct RealChatModelTests {
         let base = LocalModelProvider(configuration: .gemma3_270m, modelPath: RealModel.path,
                                       loader: LocalEngineLoader(threads: 2), idleTimeout: nil)
         let coordinator = Coordinator(providers: [base, Self.provider],
-                                      configuration: SwitchboardConfiguration(concurrency: [base.id: 1, Self.provider.id: 1]),
+                                      configuration: SwitchboardConfiguration(concurrency: [base.id: 1, Self.provider.id: 1],
+                                                                              defaultDeadline: RealModel.testDeadline),
                                       deviceState: FixedDeviceState())
         let chat = try await coordinator.respond(to: GenerationRequest(prompt: "Name a primary color.", maxTokens: 8))
         #expect(chat.providerID == Self.provider.id)

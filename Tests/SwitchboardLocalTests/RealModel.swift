@@ -1,10 +1,16 @@
 import Foundation
+import Switchboard
 import SwitchboardInference
 import Testing
 @testable import SwitchboardLocal
 
 /// The real Gemma 3 270M model, loaded once and shared by every test that needs it.
 enum RealModel {
+    /// The deadline for the runtime's requests in these tests. A full test run shares two cores among
+    /// hundreds of suites and starves the engine's threads, so the 30 s default (a safety net for apps)
+    /// would cut answers that are only slow; these tests check the answers, not the deadline.
+    static let testDeadline = RequestDeadline(base: .seconds(300))
+
     static let path: String = {
         if let path = ProcessInfo.processInfo.environment["SWITCHBOARD_MODEL_PATH"], !path.isEmpty { return path }
         return ModelRegistry.default.path(for: .gemma3_270m)

@@ -30,7 +30,9 @@ struct RealModelTests {
         let remote = RecordingProvider(id: "remote-recorded", capabilities: Self.remoteCapabilities, tokens: ["cloud"])
         let local = RealModel.provider
         let coordinator = Coordinator(providers: [local, remote],
-                                      configuration: SwitchboardConfiguration(concurrency: [local.id: 1]), deviceState: FixedDeviceState())
+                                      configuration: SwitchboardConfiguration(concurrency: [local.id: 1],
+                                                                              defaultDeadline: RealModel.testDeadline),
+                                      deviceState: FixedDeviceState())
         let response = try await coordinator.respond(to: GenerationRequest(
             prompt: "My SSN is 219-09-9999, and I need to update my tax form. The first step is",
             maxTokens: 12, preferredProviders: ["remote-recorded"]))
@@ -121,7 +123,9 @@ struct RealModelTests {
         let digits = (0..<6000).map { String($0 * 7 % 10) }.joined(separator: " ")
         let large = ScriptedProvider(id: "remote-large", capabilities: Self.remoteCapabilities, output: .tokens(["fits"]))
         let coordinator = Coordinator(providers: [provider, large],
-                                      configuration: SwitchboardConfiguration(concurrency: [provider.id: 1]), deviceState: FixedDeviceState())
+                                      configuration: SwitchboardConfiguration(concurrency: [provider.id: 1],
+                                                                              defaultDeadline: RealModel.testDeadline),
+                                      deviceState: FixedDeviceState())
         let request = GenerationRequest(prompt: digits, maxTokens: 4000, preferredProviders: [provider.id])
         let estimate = coordinator.analyzer.analyze(request).estimatedPromptTokens
         let actual = tokenizer.encode(digits, addBOS: true).count

@@ -12,8 +12,9 @@ struct RealStructuredTests {
     static let system = ChatMessage(.system, "You are a helpful assistant. Answer briefly and accurately.")
 
     static func coordinator(_ extra: [any Provider] = []) -> Coordinator {
-        Coordinator(providers: [provider] + extra, configuration: SwitchboardConfiguration(concurrency: [provider.id: 1]),
-                    deviceState: FixedDeviceState())
+        Coordinator(providers: [provider] + extra, configuration: SwitchboardConfiguration(concurrency: [provider.id: 1],
+                                                                                           defaultDeadline: RealModel.testDeadline),
+                                                   deviceState: FixedDeviceState())
     }
 
     /// `Tests/Fixtures/golden/smollm2/structured_public.json`, read with the order-keeping reader.

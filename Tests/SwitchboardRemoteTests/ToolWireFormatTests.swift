@@ -37,7 +37,8 @@ struct ToolWireFormatTests {
     }
 
     static func settings(streaming: Bool = true, maxToolArgumentBytes: Int = 1 << 20) -> RemoteProviderSettings {
-        RemoteProviderSettings(maxContextTokens: 4096, streaming: streaming, requestTimeout: .seconds(10), idleTimeout: .seconds(5),
+        // Generous: under the full test run the loopback server's thread can wait seconds for a core.
+        RemoteProviderSettings(maxContextTokens: 4096, streaming: streaming, requestTimeout: .seconds(60), idleTimeout: .seconds(30),
                                maxToolArgumentBytes: maxToolArgumentBytes)
     }
 
