@@ -21,6 +21,8 @@ struct BatchLoop {
         var finishing: FinishReason?
         /// Set when its decoder fails (a constrained document with no allowed token).
         var error: InferenceError?
+        /// Decode passes it took part in, and drafted tokens they confirmed.
+        var passes = 0, accepted = 0
         var decoding: Bool { fed == request.ids.count }
     }
 
@@ -187,6 +189,7 @@ struct BatchLoop {
         for i in running.indices where running[i].decoding && running[i].firstToken != nil {
             steps.append((running[i].slot, running[i].next))
             members.append(i)
+            running[i].passes += 1
         }
         guard !steps.isEmpty else { return }
         do {
@@ -213,7 +216,7 @@ struct BatchLoop {
         request.emit(.finished(GenerationSummary(
             finishReason: reason, promptTokens: sequence.request.ids.count, completionTokens: generated.count, generatedIDs: generated,
             timeToFirstToken: first, prefillDuration: sequence.prefilled, decodeDuration: generated.isEmpty ? .zero : end - first,
-            reusedPromptTokens: sequence.reused)))
+            reusedPromptTokens: sequence.reused, decodePasses: sequence.passes, acceptedDraftTokens: sequence.accepted)))
     }
 
     /// Returns `slot` to the free list; the budget keeps counting the positions it keeps for reuse.

@@ -12,15 +12,20 @@ public struct GenerationOptions: Sendable, Equatable {
     /// When set, the output is a JSON document of this shape, complete within `maxTokens`; the
     /// generation ends when the document does.
     public var constraint: JSONConstraint?
+    /// Draft tokens from the prompt and the text so far (and a schema's forced text) and verify them
+    /// in one forward pass. The output is the same token for token (each drafted row is computed as
+    /// a step of its own and sampled as plain decoding samples it); off, every token takes a pass.
+    public var speculative: Bool
 
     public init(maxTokens: Int = 256, sampler: SamplerConfiguration = .greedy, stopSequences: [String] = [],
-                addBOS: Bool = true, parseSpecial: Bool = true, constraint: JSONConstraint? = nil) {
+                addBOS: Bool = true, parseSpecial: Bool = true, constraint: JSONConstraint? = nil, speculative: Bool = true) {
         self.maxTokens = maxTokens
         self.sampler = sampler
         self.stopSequences = stopSequences
         self.addBOS = addBOS
         self.parseSpecial = parseSpecial
         self.constraint = constraint
+        self.speculative = speculative
     }
 }
 
@@ -70,6 +75,11 @@ public struct GenerationSummary: Sendable, Equatable {
     /// Leading prompt tokens whose keys and values a previous request had left in the cache (only
     /// the rest were evaluated).
     public var reusedPromptTokens: Int = 0
+    /// Forward passes this sequence took part in after its prompt (plain decoding: one per token
+    /// after the first).
+    public var decodePasses: Int = 0
+    /// Drafted tokens the model's own choice confirmed (each saved a pass).
+    public var acceptedDraftTokens: Int = 0
 
     public var prefillTokensPerSecond: Double { Self.rate(promptTokens, prefillDuration) }
     /// Tokens per second after the first one (each needs one decode step).
