@@ -35,6 +35,20 @@ struct ConstrainedDecoder {
         return state
     }
 
+    /// How many leading `ids` the document allows in a row from here (a draft's usable part).
+    func admissiblePrefix(of ids: [Int32]) -> Int {
+        var decoder = self
+        for (n, id) in ids.enumerated() {
+            guard !vocabulary.stopIDs.contains(id), let state = decoder.trial(id) else { return n }
+            decoder.automaton = state
+            decoder.used += 1
+        }
+        return ids.count
+    }
+
+    /// The bytes the document continues with whatever the model picks (`JSONAutomaton.forcedBytes`).
+    func forcedBytes(limit: Int = 24) -> [UInt8] { automaton.forcedBytes(limit: limit) }
+
     /// Picks the next token from `logits` (modified in place) with `sampler`, and advances.
     mutating func choose(_ logits: UnsafeMutableBufferPointer<Float>, sampler: inout Sampler,
                          recent: some Collection<Int32>) throws(ConstraintError) -> Choice {

@@ -23,6 +23,13 @@ struct BatchLoop {
         var error: InferenceError?
         /// Decode passes it took part in, and drafted tokens they confirmed.
         var passes = 0, accepted = 0
+        /// The tokens drafted after `next` in the current pass, and how many rows of it are still
+        /// live (each row's input was confirmed by the row before).
+        var drafts: [Int32] = []
+        var liveRows = 0
+        /// Where `next` goes in the cache in the current pass.
+        var base = 0
+        var drafting = Drafting()
         var decoding: Bool { fed == request.ids.count }
     }
 
@@ -39,6 +46,9 @@ struct BatchLoop {
     /// Every token's bytes, built at the first constrained request (once per model).
     private var vocabulary: TokenVocabulary?
     private var steps: [(slot: Int, token: Int32)] = []
+    /// The sequence (index into `running`) and row within it of each step of a decode pass.
+    private var owners: [(sequence: Int, row: Int)] = []
+    private var cost = DecodeCost()
 
     /// - Parameter budgetBytes: resident KV bytes all sequences may hold together (nil: every slot a
     ///   full context).
@@ -51,7 +61,8 @@ struct BatchLoop {
         self.reusePrefixes = reusePrefixes
         self.now = now
         freeSlots = Array((0..<session.capacity).reversed())
-        steps.reserveCapacity(session.capacity)
+        steps.reserveCapacity(session.rowsPerPass)
+        owners.reserveCapacity(session.rowsPerPass)
     }
 
     mutating func run() {
@@ -170,11 +181,13 @@ struct BatchLoop {
             if shared > running[i].fed { (running[i].fed, running[i].reused) = (shared, shared) }
         }
         do {
-            let logits = try session.prefill(ids, from: running[i].fed, slot: running[i].slot)
-            running[i].fed = min(ids.count, running[i].fed + session.sliceSize)
+            let started = now(), fed = running[i].fed
+            let logits = try session.prefill(ids, from: fed, slot: running[i].slot)
+            running[i].fed = min(ids.count, fed + session.sliceSize)
+            cost.recordPrefill(rows: running[i].fed - fed, seconds: Self.seconds(now() - started))
             if let logits {
                 running[i].prefilled = now() - running[i].started
-                advance(i, logits)
+                advance(i, logits, room: session.contextLength - session.position(of: running[i].slot))
                 if let reason = running[i].finishing { finish(i, reason: reason) } else if let error = running[i].error { fail(i, error) }
             }
         } catch {
@@ -182,26 +195,68 @@ struct BatchLoop {
         }
     }
 
-    /// One token of every decoding sequence, in one forward pass.
+    /// One token of every decoding sequence, with the tokens drafted after it, in one forward pass.
+    /// Each sequence samples its rows in order, exactly as plain decoding would; a row counts only
+    /// while the token sampled from the row before equals the draft fed in it.
     private mutating func decodeStep() {
         steps.removeAll(keepingCapacity: true)
-        var members: [Int] = []
-        for i in running.indices where running[i].decoding && running[i].firstToken != nil {
-            steps.append((running[i].slot, running[i].next))
-            members.append(i)
+        owners.removeAll(keepingCapacity: true)
+        let members = running.indices.filter { running[$0].decoding && running[$0].firstToken != nil }
+        guard !members.isEmpty else { return }
+        var spare = session.rowsPerPass - members.count
+        let threshold = cost.threshold(sequences: members.count)
+        for i in members {
+            let slot = running[i].slot
+            running[i].base = session.position(of: slot)
+            running[i].drafts = draft(i, rows: min(spare, running[i].drafting.limit(threshold: threshold)))
+            spare -= running[i].drafts.count
+            running[i].liveRows = 1
             running[i].passes += 1
+            steps.append((slot, running[i].next))
+            owners.append((i, 0))
+            for (j, token) in running[i].drafts.enumerated() {
+                steps.append((slot, token))
+                owners.append((i, j + 1))
+            }
         }
-        guard !steps.isEmpty else { return }
+        let started = now()
         do {
-            // Each sequence samples from its own logits row while the buffer is valid.
-            try session.decode(steps) { row, logits in advance(members[row], logits) }
+            // Each sequence samples from its own logits rows while the buffer is valid.
+            try session.decode(steps) { row, logits in
+                let (i, j) = owners[row]
+                guard j < running[i].liveRows else { return }
+                advance(i, logits, room: session.contextLength - running[i].base - j)
+                if running[i].finishing == nil, running[i].error == nil, j < running[i].drafts.count,
+                   running[i].next == running[i].drafts[j] {
+                    running[i].liveRows += 1
+                }
+            }
         } catch {
             for i in members.reversed() { fail(i, error) }
             return
         }
+        cost.recordDecode(rows: steps.count, seconds: Self.seconds(now() - started))
+        for i in members {
+            let confirmed = running[i].liveRows - 1
+            running[i].accepted += confirmed
+            running[i].drafting.record(drafted: running[i].drafts.count, confirmed: confirmed)
+            session.rewind(running[i].slot, to: running[i].base + running[i].liveRows)
+        }
         for i in running.indices.reversed() {
             if let reason = running[i].finishing { finish(i, reason: reason) } else if let error = running[i].error { fail(i, error) }
         }
+    }
+
+    /// Tokens to feed after sequence `i`'s next one (at most `rows`): none when speculation is off
+    /// or has nothing to go on; never past its token limit or the context.
+    private func draft(_ i: Int, rows: Int) -> [Int32] {
+        let sequence = running[i]
+        guard sequence.request.options.speculative else { return [] }
+        let generated = sequence.decoder.generated
+        let limit = min(rows, sequence.request.options.maxTokens - generated.count - 1,
+                        session.contextLength - 1 - sequence.base)
+        guard limit > 0 else { return [] }
+        return sequence.decoder.draft(prompt: sequence.request.ids, limit: limit)
     }
 
     /// Ends sequence `i`: held-back text, the summary, the stream; frees its slot.
@@ -226,6 +281,10 @@ struct BatchLoop {
         freeSlots.append(slot)
     }
 
+    private static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
+    }
+
     private mutating func fail(_ i: Int, _ error: any Error) {
         let sequence = running.remove(at: i)
         free(sequence.slot)
@@ -233,11 +292,11 @@ struct BatchLoop {
     }
 
     /// Samples the sequence's next token from `logits` and emits it; marks it done when it stops.
-    private mutating func advance(_ i: Int, _ logits: UnsafeMutableBufferPointer<Float>) {
+    /// `room`: context positions left after the token this sequence fed last.
+    private mutating func advance(_ i: Int, _ logits: UnsafeMutableBufferPointer<Float>, room: Int) {
         let start = running[i].started
         if running[i].firstToken == nil { running[i].firstToken = now() - start }
         let request = running[i].request
-        let room = session.contextLength - session.position(of: running[i].slot)
         do {
             let step = try running[i].decoder.step(logits, room: room, elapsed: { self.now() - start }) { token in
                 request.emit(.token(token))

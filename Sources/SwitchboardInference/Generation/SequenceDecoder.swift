@@ -69,6 +69,23 @@ struct SequenceDecoder {
         return .next(next)
     }
 
+    /// Tokens likely to follow the last generated one (at most `limit`), for the model to verify:
+    /// a prompt-lookup match, cut where the constraint would refuse it; failing that, the text
+    /// the constraint forces next (jump-forward).
+    func draft(prompt: [Int32], limit: Int) -> [Int32] {
+        var tokens = PromptLookup().draft(prompt: prompt, generated: generated, limit: limit)
+        guard let constrained else { return tokens }
+        tokens.removeSubrange(constrained.admissiblePrefix(of: tokens)...)
+        if tokens.isEmpty {
+            let forced = constrained.forcedBytes()
+            if !forced.isEmpty {
+                tokens = Array(tokenizer.encode(String(decoding: forced, as: UTF8.self), addBOS: false, parseSpecial: false).prefix(limit))
+                tokens.removeSubrange(constrained.admissiblePrefix(of: tokens)...)
+            }
+        }
+        return tokens
+    }
+
     /// A constrained document that ran out of budget or context before it closed is an error, never
     /// a silently truncated document (unreachable while the decoder's budget reserve holds).
     func checkComplete(_ reason: FinishReason) throws(InferenceError) {

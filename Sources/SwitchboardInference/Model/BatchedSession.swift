@@ -30,6 +30,8 @@ public final class BatchedSession {
     /// llama.cpp order depends on the batch, and no sliding-window ring), so slots may share them.
     public let sharesPrefixes: Bool
     private var decodeTokens: [Int32]
+    /// Entries of the pass being set up per slot (its drafts go to consecutive positions).
+    private var pending: [Int]
     private var decodeRows: [BatchRow] = []
 
     /// - Parameters:
@@ -50,8 +52,9 @@ public final class BatchedSession {
         exact = positions
         sharesPrefixes = model.architecture.slidingWindow == 0
             && model.file.tensors.allSatisfy { ![.q2_K, .q3_K, .q4_K, .q5_K, .q6_K, .q8_K].contains($0.type) }
-        decodeTokens = [Int32](repeating: 0, count: sequences)
-        decodeRows.reserveCapacity(sequences)
+        decodeTokens = [Int32](repeating: 0, count: rows)
+        pending = [Int](repeating: 0, count: sequences)
+        decodeRows.reserveCapacity(rows)
     }
 
     /// Tokens in sequence `slot`'s cache.
@@ -161,18 +164,29 @@ public final class BatchedSession {
         return result
     }
 
-    /// Decodes one token for each `(slot, token)` in one forward pass and calls `onLogits(index,
-    /// logits)` for each entry, in order (buffers valid during the call only).
+    /// Rows one forward pass can hold (decoded tokens of all sequences together).
+    public var rowsPerPass: Int { context.scratch.batch }
+
+    /// Decodes each `(slot, token)` in one forward pass and calls `onLogits(index, logits)` for each
+    /// entry, in order (buffers valid during the call only). A slot may appear several times: its
+    /// entries go to consecutive positions (a token and the drafts after it), each computed as a
+    /// step of its own (the rows of a pass are independent one-token steps, so the bits equal
+    /// feeding them one pass at a time); `rewind` drops the ones the model did not confirm.
     public func decode(_ steps: [(slot: Int, token: Int32)],
                        onLogits: (Int, UnsafeMutableBufferPointer<Float>) -> Void) throws(InferenceError) {
         guard !steps.isEmpty else { return }
-        guard steps.count <= capacity else { throw .batchTooLarge(limit: capacity, requested: steps.count) }
+        guard steps.count <= rowsPerPass else { throw .batchTooLarge(limit: rowsPerPass, requested: steps.count) }
         decodeRows.removeAll(keepingCapacity: true)
         for (i, step) in steps.enumerated() {
-            try validate([step.token], slot: step.slot)
+            guard step.slot >= 0, step.slot < capacity else { throw .batchTooLarge(limit: capacity, requested: step.slot + 1) }
+            let position = positions[step.slot] + pending[step.slot]
+            guard step.token >= 0, Int(step.token) < model.vocabularySize else { throw .invalidToken(step.token) }
+            guard position < contextLength else { throw .contextLengthExceeded(limit: contextLength, requested: position + 1) }
             decodeTokens[i] = step.token
-            decodeRows.append(BatchRow(cache: caches[step.slot], position: positions[step.slot]))
+            decodeRows.append(BatchRow(cache: caches[step.slot], position: position))
+            pending[step.slot] += 1
         }
+        defer { for step in steps { pending[step.slot] = 0 } }
         let vocabulary = context.pass.output.rows
         decodeTokens.withUnsafeBufferPointer { buffer in
             guard let base = buffer.baseAddress else { return }
@@ -185,5 +199,15 @@ public final class BatchedSession {
             highWater[step.slot] = max(highWater[step.slot], positions[step.slot])
             cachedIDs[step.slot].append(step.token)
         }
+    }
+
+    /// Forgets sequence `slot`'s positions from `length` on (drafted tokens the model did not
+    /// confirm). Their cells stay resident and are overwritten as the sequence grows again;
+    /// attention never reads past a row's own position.
+    public func rewind(_ slot: Int, to length: Int) {
+        let kept = max(0, min(length, positions[slot]))
+        positions[slot] = kept
+        exact[slot] = min(exact[slot], kept)
+        cachedIDs[slot].removeSubrange(min(kept, cachedIDs[slot].count)...)
     }
 }

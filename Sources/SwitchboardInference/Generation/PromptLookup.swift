@@ -1,0 +1,103 @@
+/// Prompt-lookup drafting (Saxena, "Prompt Lookup Decoding", 2023): the tokens that followed the
+/// latest earlier occurrence of the sequence's last few tokens, in the prompt or the text so far.
+/// Extraction and rewriting copy their input (names, numbers, phrases), and a document repeats its
+/// own formatting, so the model's next tokens are often the ones that followed the same tokens there.
+/// A draft is only a guess: the model verifies it (`BatchLoop`), so a wrong one costs rows, not output.
+struct PromptLookup {
+    /// The longest suffix tried first; longer matches predict better.
+    var longestMatch = 4
+    /// The shortest suffix that may start a draft.
+    var shortestMatch = 2
+
+    /// Up to `limit` tokens following the latest earlier occurrence of the longest matching suffix
+    /// of `prompt + generated` (whose last token is the one about to be fed).
+    func draft(prompt: [Int32], generated: [Int32], limit: Int) -> [Int32] {
+        let count = prompt.count + generated.count
+        guard limit > 0, count > shortestMatch else { return [] }
+        @inline(__always) func token(_ i: Int) -> Int32 { i < prompt.count ? prompt[i] : generated[i - prompt.count] }
+        for n in stride(from: min(longestMatch, count - 1), through: shortestMatch, by: -1) {
+            // The match ends at `end` (exclusive), before the suffix itself ends; latest first.
+            var end = count - 1
+            while end >= n {
+                var matched = true
+                for j in 1...n where token(end - j) != token(count - j) { matched = false; break }
+                if matched {
+                    let length = min(limit, count - end)
+                    return (0..<length).map { token(end + $0) }
+                }
+                end -= 1
+            }
+        }
+        return []
+    }
+}
+
+/// How many tokens one sequence drafts in a pass. Draft row `j` counts only if drafts 1…j are all
+/// confirmed, which this sequence's record says happens with probability about `acceptance^j`; the
+/// row is worth its cost while that beats the tokens per second of the pass without it
+/// (`DecodeCost.threshold`). A sequence whose drafts fail drafts little; one that copies drafts long.
+struct Drafting: Equatable {
+    static let most = 16
+    /// Confirmed drafts and drafts put to the test (their row's input was confirmed), decayed so the
+    /// record follows the text (a copied span, then free prose); the prior is one in two.
+    private var confirmed = 1.0, tested = 2.0
+
+    var acceptance: Double { confirmed / tested }
+
+    /// Drafts worth their rows when a row must bring at least `threshold` expected tokens.
+    func limit(threshold: Double) -> Int {
+        let q = acceptance
+        var k = 0, reached = q
+        while k < Self.most, reached > threshold { k += 1; reached *= q }
+        return k
+    }
+
+    /// After each pass: `drafted` tokens of which the first `kept` were confirmed. A pass without
+    /// drafts moves the record back toward the prior, so a sequence that stopped drafting tries again
+    /// (the text may have turned to copying).
+    mutating func record(drafted: Int, confirmed kept: Int) {
+        guard drafted > 0 else {
+            (confirmed, tested) = (0.9 * confirmed + 0.1, 0.9 * tested + 0.2)
+            return
+        }
+        confirmed = 0.8 * confirmed + Double(kept)
+        tested = 0.8 * tested + Double(min(drafted, kept + 1))
+    }
+}
+
+/// What a decode pass costs, learned from the passes themselves: a part every pass pays (streaming
+/// the weights) and a part per row (the arithmetic, measured on prompt slices, where it dominates).
+/// A draft row pays off when its expected tokens per cost beat the pass's without drafts. The
+/// averages fall fast and rise slowly: they follow what a pass costs when the cores are not taken
+/// by something else (a busy moment would otherwise look like a costly pass for a while).
+struct DecodeCost: Equatable {
+    /// Seconds per row and per pass, exponentially averaged; nil until measured.
+    private(set) var perRow: Double?
+    private(set) var fixed: Double?
+
+    /// A prompt slice of `rows` rows took `seconds`.
+    mutating func recordPrefill(rows: Int, seconds: Double) {
+        guard rows >= 16, seconds > 0 else { return }
+        perRow = Self.follow(perRow, seconds / Double(rows))
+    }
+
+    /// A decode pass of `rows` rows took `seconds`.
+    mutating func recordDecode(rows: Int, seconds: Double) {
+        guard let perRow, rows > 0, seconds > 0 else { return }
+        fixed = Self.follow(fixed, max(0, seconds - Double(rows) * perRow))
+    }
+
+    private static func follow(_ average: Double?, _ sample: Double) -> Double {
+        guard let average else { return sample }
+        return sample < average ? 0.5 * average + 0.5 * sample : 0.95 * average + 0.05 * min(sample, 2 * average)
+    }
+
+    /// The expected tokens a draft row must bring when `sequences` decode together: their tokens
+    /// per second without drafts, times a row's cost. Until measured, a row is taken to cost half a
+    /// one-row pass.
+    func threshold(sequences: Int) -> Double {
+        let s = Double(max(1, sequences))
+        guard let perRow, let fixed, perRow > 0 else { return s / (s + 1) }
+        return perRow * s / (fixed + perRow * s)
+    }
+}

@@ -1,0 +1,188 @@
+import Foundation
+import Testing
+@testable import SwitchboardInference
+
+/// Prompt-lookup drafting, its schedule and jump-forward, without a model.
+@Suite struct PromptLookupTests {
+    @Test func draftsWhatFollowedTheLatestLongestMatch() {
+        // "… Okonkwo ( 555 - 0142 ) …" seen in the prompt; the text so far ends with "Okonkwo (".
+        let prompt: [Int32] = [1, 7, 8, 9, 40, 41, 42, 43, 2, 7, 8, 50, 51]
+        #expect(PromptLookup().draft(prompt: prompt, generated: [3, 7, 8, 9], limit: 3) == [40, 41, 42])
+        // The limit bounds it; the continuation may run into the text so far.
+        #expect(PromptLookup().draft(prompt: prompt, generated: [3, 7, 8, 9], limit: 1) == [40])
+        // "7 8" occurs twice: the latest occurrence wins (its continuation is 50, not 9).
+        #expect(PromptLookup().draft(prompt: prompt, generated: [7, 8], limit: 2) == [50, 51])
+    }
+
+    @Test func noMatchOrTooShortASuffixDraftsNothing() {
+        #expect(PromptLookup().draft(prompt: [1, 2, 3, 4], generated: [5, 6], limit: 4).isEmpty)
+        // A single shared token is below the shortest match.
+        #expect(PromptLookup().draft(prompt: [1, 2, 3, 4], generated: [9, 2], limit: 4).isEmpty)
+        #expect(PromptLookup().draft(prompt: [], generated: [], limit: 4).isEmpty)
+        #expect(PromptLookup().draft(prompt: [1, 2, 3, 1, 2], generated: [], limit: 0).isEmpty)
+    }
+
+    @Test func draftsGrowWhileConfirmedAndShrinkWhenNot() {
+        var drafting = Drafting()
+        let start = drafting.limit(threshold: 0.35)
+        for _ in 0..<6 { drafting.record(drafted: 8, confirmed: 8) }
+        #expect(drafting.limit(threshold: 0.35) > start)
+        #expect(drafting.limit(threshold: 0.35) <= Drafting.most)
+        for _ in 0..<12 { drafting.record(drafted: 4, confirmed: 0) }
+        #expect(drafting.limit(threshold: 0.35) == 0)
+        // Passes without drafts bring it back to trying.
+        for _ in 0..<30 { drafting.record(drafted: 0, confirmed: 0) }
+        #expect(drafting.limit(threshold: 0.35) >= 1)
+        // A row that must bring a whole token is never worth drafting.
+        #expect(drafting.limit(threshold: 1) == 0)
+    }
+
+    @Test func aRowMustBringMoreWhenMoreSequencesShareThePass() {
+        var cost = DecodeCost()
+        #expect(cost.threshold(sequences: 1) < cost.threshold(sequences: 8))
+        cost.recordPrefill(rows: 64, seconds: 0.16)  // 2.5 ms a row
+        cost.recordDecode(rows: 1, seconds: 0.0071)  // 4.6 ms a pass besides
+        #expect(abs(cost.threshold(sequences: 1) - 0.0025 / 0.0071) < 1e-6)
+        #expect(abs(cost.threshold(sequences: 8) - 0.02 / 0.0246) < 1e-6)
+        // A busy moment (a slow pass) moves the estimate only a little.
+        cost.recordDecode(rows: 1, seconds: 0.5)
+        #expect(cost.threshold(sequences: 1) > 0.3)
+        // Nonsense timings change nothing.
+        let before = cost
+        cost.recordPrefill(rows: 0, seconds: 1)
+        cost.recordDecode(rows: 3, seconds: -1)
+        #expect(cost == before)
+    }
+
+    @Test func forcedBytesFollowTheSchemaUntilTheModelHasAChoice() throws {
+        let grammar = JSONGrammar.object([.init("title", .string()), .init("rating", .integer(minimum: 1, maximum: 10))])
+        var automaton = JSONAutomaton(try JSONConstraint(grammar))
+        #expect(String(decoding: automaton.forcedBytes(limit: 64), as: UTF8.self) == #"{"title":""#)
+        let opened = automaton.feed(Array(#"{"title": "Dune""#.utf8))
+        #expect(opened)
+        // After the string: a comma and the next (required) key, then the number is the model's.
+        #expect(String(decoding: automaton.forcedBytes(limit: 64), as: UTF8.self) == #","rating":"#)
+        #expect(automaton.forcedBytes(limit: 3).count == 3)
+        let closed = automaton.feed(Array(#", "rating": 7}"#.utf8))
+        #expect(closed)
+        #expect(automaton.forcedBytes(limit: 64).isEmpty)
+    }
+}
+
+/// Speculative decoding on the real models: drafted tokens are confirmed by the model's own choice,
+/// so every output equals plain decoding token for token, alone, batched, sampled and constrained.
+@Suite(.serialized) struct SpeculativeDecodingTests {
+    static let note = """
+        Site meeting, March 4, 2025, Harbor Street renovation. Present: Marta Okonkwo (project manager, 555-0142), \
+        Dieter Hallström (structural engineer, 555-0187) and Priya Raghunathan (client representative, 555-0119). \
+        The east wall footing needs 40 cm more depth; revised drawing rev. C by Friday. Electrician Samuel Achterberg \
+        (555-0166) starts rough-in on March 11. Budget line 4.2 rises from $48,300 to $52,900. Next meeting March 18 \
+        at 9:30 with Lucía Ferreira (city inspection, 555-0133).
+        """
+
+    static func run(_ generator: BatchedGenerator, _ ids: [Int32], _ options: GenerationOptions) async throws -> GenerationSummary {
+        try #require(try await BatchedGenerationTests.collect(generator.events(ids: ids, options: options)).summary)
+    }
+
+    static func chat(_ model: LanguageModel, _ text: String) throws -> [Int32] {
+        model.tokenizer.encode(try #require(model.chatTemplate).render([ChatTurn(.user, text)]), parseSpecial: true)
+    }
+
+    @Test(.requiresSmolLM2Model) func extractionIsIdenticalInFewerPasses() async throws {
+        let model = try chatFidelityModel.get()
+        let ids = try Self.chat(model, "List every person in this note with their role and phone number.\n\n" + Self.note)
+        let generator = BatchedGenerator(model: model, capacity: 1, contextLength: 1024, reusePrefixes: false)
+        let plain = try await Self.run(generator, ids, GenerationOptions(maxTokens: 120, speculative: false))
+        let fast = try await Self.run(generator, ids, GenerationOptions(maxTokens: 120))
+        #expect(fast.generatedIDs == plain.generatedIDs)
+        #expect(plain.acceptedDraftTokens == 0 && plain.decodePasses >= plain.generatedIDs.count - 1)
+        #expect(fast.acceptedDraftTokens > 0)
+        #expect(fast.decodePasses + fast.acceptedDraftTokens == plain.decodePasses)
+        #expect(fast.decodePasses * 3 < plain.decodePasses * 2, "the copied names and numbers come in runs")
+        #expect(fast.finishReason == plain.finishReason)
+    }
+
+    /// Sampling draws from each row as plain decoding would (same seed, same draws), so it is
+    /// identical too; and a stop sequence inside a drafted run ends it at the same token.
+    @Test(.requiresSmolLM2Model, arguments: [UInt64(3), 11])
+    func sampledAndStoppedOutputsAreIdentical(seed: UInt64) async throws {
+        let model = try chatFidelityModel.get()
+        let ids = try Self.chat(model, "Copy this note word for word.\n\n" + Self.note)
+        let generator = BatchedGenerator(model: model, capacity: 1, contextLength: 1024, reusePrefixes: false)
+        let sampler = SamplerConfiguration(temperature: 0.7, topK: 40, seed: seed)
+        for stops in [[], ["Samuel"]] {
+            let plain = try await Self.run(generator, ids, GenerationOptions(maxTokens: 96, sampler: sampler, stopSequences: stops,
+                                                                             speculative: false))
+            let fast = try await Self.run(generator, ids, GenerationOptions(maxTokens: 96, sampler: sampler, stopSequences: stops))
+            #expect(fast.generatedIDs == plain.generatedIDs)
+            #expect(fast.finishReason == plain.finishReason)
+        }
+    }
+
+    /// Sequences that draft and sequences that do not share passes; each equals its run alone.
+    @Test(.requiresSmolLM2Model) func batchedSequencesWithAndWithoutDraftsEqualAlone() async throws {
+        let model = try chatFidelityModel.get()
+        let inputs = try [
+            Self.chat(model, "Repeat the phone numbers in this note.\n\n" + Self.note),
+            Self.chat(model, "Write a haiku about autumn leaves."),
+            Self.chat(model, "Rewrite this note as a bullet list.\n\n" + Self.note),
+        ]
+        let expected = try inputs.map { try BatchedGenerationTests.alone(model, $0, options: GenerationOptions(maxTokens: 64), contextLength: 1024) }
+        let generator = BatchedGenerator(model: model, capacity: 3, contextLength: 1024)
+        let results = try await withThrowingTaskGroup(of: (Int, GenerationSummary).self) { group in
+            for (i, ids) in inputs.enumerated() {
+                group.addTask { (i, try await Self.run(generator, ids, GenerationOptions(maxTokens: 64))) }
+            }
+            var results: [Int: GenerationSummary] = [:]
+            for try await (i, summary) in group { results[i] = summary }
+            return results
+        }
+        for i in inputs.indices { #expect(results[i]?.generatedIDs == expected[i], "sequence \(i)") }
+        #expect(results.values.contains { $0.acceptedDraftTokens > 0 })
+    }
+
+    /// K-quant weights (Gemma's Q4_K_M): every row of a pass is computed as a batch of one, so the
+    /// bits do not depend on how many drafts ride along.
+    @Test(.requiresModel) func gemmaContinuationIsIdentical() async throws {
+        let model = try fidelityModel.get()
+        let ids = model.tokenizer.encode("Names: Marta Okonkwo, Dieter Hallström, Priya Raghunathan. Again, the names: Marta")
+        let generator = BatchedGenerator(model: model, capacity: 1, contextLength: 512, reusePrefixes: false)
+        let plain = try await Self.run(generator, ids, GenerationOptions(maxTokens: 40, speculative: false))
+        let fast = try await Self.run(generator, ids, GenerationOptions(maxTokens: 40))
+        #expect(fast.generatedIDs == plain.generatedIDs)
+        #expect(fast.acceptedDraftTokens > 0)
+    }
+
+    /// Jump-forward and lookup drafts under a schema: the same valid document in fewer passes.
+    @Test(.requiresSmolLM2Model) func constrainedOutputIsIdenticalAndValid() async throws {
+        let model = try chatFidelityModel.get()
+        let grammar = JSONGrammar.object([
+            .init("people", .array(items: .object([.init("name", .string()), .init("role", .string()), .init("phone", .string())]),
+                                   minItems: 1)),
+            .init("next_meeting", .string()),
+        ])
+        let ids = try Self.chat(model, "Extract the people and the next meeting from this note as JSON.\n\n" + Self.note)
+        let generator = BatchedGenerator(model: model, capacity: 1, contextLength: 1024, reusePrefixes: false)
+        let constraint = try JSONConstraint(grammar)
+        var texts: [String] = []
+        var summaries: [GenerationSummary] = []
+        for speculative in [false, true] {
+            var text = ""
+            var summary: GenerationSummary?
+            for try await event in generator.events(ids: ids, options: GenerationOptions(maxTokens: 160, constraint: constraint,
+                                                                                          speculative: speculative)) {
+                switch event {
+                case .token(let token): text += token.text
+                case .finished(let s): summary = s
+                }
+            }
+            texts.append(text)
+            summaries.append(try #require(summary))
+        }
+        #expect(summaries[1].generatedIDs == summaries[0].generatedIDs)
+        #expect(texts[1] == texts[0])
+        try ConstrainedModelTests.expectValid(grammar, texts[1])
+        #expect(summaries[1].acceptedDraftTokens > 0)
+        #expect(summaries[1].decodePasses < summaries[0].decodePasses)
+    }
+}
