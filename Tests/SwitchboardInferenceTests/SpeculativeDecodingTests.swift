@@ -55,17 +55,45 @@ import Testing
     }
 
     @Test func forcedBytesFollowTheSchemaUntilTheModelHasAChoice() throws {
-        let grammar = JSONGrammar.object([.init("title", .string()), .init("rating", .integer(minimum: 1, maximum: 10))])
-        var automaton = JSONAutomaton(try JSONConstraint(grammar))
-        #expect(String(decoding: automaton.forcedBytes(limit: 64), as: UTF8.self) == #"{"title":""#)
-        let opened = automaton.feed(Array(#"{"title": "Dune""#.utf8))
-        #expect(opened)
-        // After the string: a comma and the next (required) key, then the number is the model's.
-        #expect(String(decoding: automaton.forcedBytes(limit: 64), as: UTF8.self) == #","rating":"#)
-        #expect(automaton.forcedBytes(limit: 3).count == 3)
-        let closed = automaton.feed(Array(#", "rating": 7}"#.utf8))
-        #expect(closed)
-        #expect(automaton.forcedBytes(limit: 64).isEmpty)
+        let item = JSONGrammar.object([.init("title", .string()), .init("rating", .integer(minimum: 1, maximum: 10))])
+        let constraint = try JSONConstraint(.array(items: item, minItems: 1))
+        // Nothing written yet: the array opens; then a gap whose spacing is not known yet.
+        #expect(String(decoding: JSONAutomaton(constraint).forcedBytes(limit: 64), as: UTF8.self) == "[")
+        // Two items written with ", " and ": ": the next one is drafted in that style up to its free title.
+        let written = Array(#"[{"title": "Dune", "rating": 7}, {"title": "Emma", "rating": 8}, "#.utf8)
+        var automaton = JSONAutomaton(constraint), spacing = JSONSpacing()
+        let fed = automaton.feed(written)
+        spacing.feed(written)
+        #expect(fed)
+        #expect(String(decoding: automaton.forcedBytes(limit: 64, spacing: spacing), as: UTF8.self) == #"{"title": ""#)
+        #expect(automaton.forcedBytes(limit: 3, spacing: spacing).count == 3)
+        // After the title, the comma and the next key; the number is the model's (and so is the gap
+        // before it: whitespace is drafted only in front of a forced byte).
+        let titled = Array(#"{"title": "Ran""#.utf8)
+        let more = automaton.feed(titled)
+        spacing.feed(titled)
+        #expect(more)
+        #expect(String(decoding: automaton.forcedBytes(limit: 64, spacing: spacing), as: UTF8.self) == #", "rating":"#)
+    }
+
+    @Test func spacingRemembersEachGapAtItsDepth() {
+        var spacing = JSONSpacing()
+        spacing.feed(Array("{\n  \"a\": [1, 2],\n  \"b\": \"x, y: z\"\n}".utf8))
+        // The closing brace's gap was a newline at depth 1; the string's ", " and ": " are content.
+        #expect(spacing.last == UInt8(ascii: "}"))
+        var open = JSONSpacing()
+        open.feed(Array("{\n  \"a\": 1,\n  ".utf8))
+        // The first member after a comma: that gap is not known yet.
+        #expect(open.whitespace(before: UInt8(ascii: "\"")) == nil)
+        open.feed(Array("\"b\": 2,\n  ".utf8))
+        // Now it is, and its newline and indent are already written.
+        #expect(open.whitespace(before: UInt8(ascii: "\"")) == [])
+        open.feed(Array("\"c\": 3".utf8))
+        #expect(open.whitespace(before: UInt8(ascii: "}")) == nil)
+        #expect(open.whitespace(before: UInt8(ascii: ",")) == [])
+        var inside = JSONSpacing()
+        inside.feed(Array("{\"k\": \"a: b".utf8))
+        #expect(inside.inString && inside.whitespace(before: UInt8(ascii: ":")) == nil)
     }
 }
 

@@ -14,6 +14,8 @@ struct ConstrainedDecoder {
     /// Tokens this sequence may generate in all.
     let budget: Int
     private(set) var used = 0
+    /// The document's whitespace style so far (for jump-forward drafts).
+    private(set) var spacing = JSONSpacing()
 
     init(constraint: JSONConstraint, vocabulary: TokenVocabulary, budget: Int) throws(ConstraintError) {
         automaton = JSONAutomaton(constraint)
@@ -22,6 +24,7 @@ struct ConstrainedDecoder {
         if !constraint.prefix.isEmpty, !automaton.feed(constraint.prefix) {
             throw .invalidPrefix("\(constraint.prefix.count) bytes that are not the start of a valid document")
         }
+        spacing.feed(constraint.prefix)
         guard automaton.closingCost <= budget else { throw .budgetTooSmall(needed: automaton.closingCost, budget: budget) }
     }
 
@@ -47,7 +50,7 @@ struct ConstrainedDecoder {
     }
 
     /// The bytes the document continues with whatever the model picks (`JSONAutomaton.forcedBytes`).
-    func forcedBytes(limit: Int = 24) -> [UInt8] { automaton.forcedBytes(limit: limit) }
+    func forcedBytes(limit: Int = 32) -> [UInt8] { automaton.forcedBytes(limit: limit, spacing: spacing) }
 
     /// Picks the next token from `logits` (modified in place) with `sampler`, and advances.
     mutating func choose(_ logits: UnsafeMutableBufferPointer<Float>, sampler: inout Sampler,
@@ -64,6 +67,7 @@ struct ConstrainedDecoder {
         guard let picked else { throw .noAllowedToken("after \(used) tokens") }
         if vocabulary.stopIDs.contains(picked.id) { return .finish }
         automaton = picked.state
+        spacing.feed(vocabulary.bytes(of: picked.id))
         used += 1
         return .token(picked.id)
     }

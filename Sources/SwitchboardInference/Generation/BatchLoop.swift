@@ -22,7 +22,7 @@ struct BatchLoop {
         /// Set when its decoder fails (a constrained document with no allowed token).
         var error: InferenceError?
         /// Decode passes it took part in, and drafted tokens they confirmed.
-        var passes = 0, accepted = 0
+        var passes = 0, drafted = 0, accepted = 0
         /// The tokens drafted after `next` in the current pass, and how many rows of it are still
         /// live (each row's input was confirmed by the row before).
         var drafts: [Int32] = []
@@ -239,6 +239,7 @@ struct BatchLoop {
         for i in members {
             let confirmed = running[i].liveRows - 1
             running[i].accepted += confirmed
+            running[i].drafted += running[i].drafts.count
             running[i].drafting.record(drafted: running[i].drafts.count, confirmed: confirmed)
             session.rewind(running[i].slot, to: running[i].base + running[i].liveRows)
         }
@@ -271,7 +272,8 @@ struct BatchLoop {
         request.emit(.finished(GenerationSummary(
             finishReason: reason, promptTokens: sequence.request.ids.count, completionTokens: generated.count, generatedIDs: generated,
             timeToFirstToken: first, prefillDuration: sequence.prefilled, decodeDuration: generated.isEmpty ? .zero : end - first,
-            reusedPromptTokens: sequence.reused, decodePasses: sequence.passes, acceptedDraftTokens: sequence.accepted)))
+            reusedPromptTokens: sequence.reused, decodePasses: sequence.passes,
+            draftedTokens: sequence.drafted, acceptedDraftTokens: sequence.accepted)))
     }
 
     /// Returns `slot` to the free list; the budget keeps counting the positions it keeps for reuse.

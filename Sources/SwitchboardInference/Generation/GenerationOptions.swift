@@ -78,7 +78,8 @@ public struct GenerationSummary: Sendable, Equatable {
     /// Forward passes this sequence took part in after its prompt (plain decoding: one per token
     /// after the first).
     public var decodePasses: Int = 0
-    /// Drafted tokens the model's own choice confirmed (each saved a pass).
+    /// Tokens drafted for the model to verify, and those its own choice confirmed (each saved a pass).
+    public var draftedTokens: Int = 0
     public var acceptedDraftTokens: Int = 0
 
     public var prefillTokensPerSecond: Double { Self.rate(promptTokens, prefillDuration) }
