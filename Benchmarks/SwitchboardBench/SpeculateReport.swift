@@ -53,7 +53,7 @@ struct SpeculateReport {
                     "accepted_draft_tokens": pair.speculative.acceptedDraftTokens, "identical": pair.identical,
                 ]
                 if let valid = pair.speculativeValid { row["valid"] = valid && pair.plainValid != false }
-                if pair.factCount > 0 { row["facts_copied"] = "\(pair.factsCopied)/\(pair.factCount)" }
+                if pair.factCount > 0 { row["facts"] = pair.factCount; row["facts_copied"] = pair.factsCopied }
                 return row
             }
         }
