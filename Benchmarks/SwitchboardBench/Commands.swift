@@ -30,6 +30,7 @@ var benchCommands: [any BenchCommand.Type] {
         EngineCommand.self,
         BatchCommand.self,
         StructuredCommand.self,
+        SpeculateCommand.self,
         SessionCommand.self,
         ChaosCommand.self,
         PrivacyTrainCommand.self,

@@ -40,4 +40,18 @@ enum EngineSupport {
     }
 
     static func round1(_ x: Double) -> Double { (x * 10).rounded() / 10 }
+
+    /// The processor's name and the vector extensions the engine's kernels care about, from Linux
+    /// `/proc/cpuinfo` ("unknown" elsewhere): a figure is only comparable on the same instruction set.
+    static func cpuDescription() -> String {
+        let name = TokenizeBench.cpuName()
+        guard let info = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8),
+              let line = info.split(separator: "\n").first(where: { $0.hasPrefix("flags") }) else { return name }
+        let flags = Set(line.split(separator: " ").map(String.init))
+        let vector = vectorFlags.filter(flags.contains)
+        return vector.isEmpty ? name : name + " (" + vector.joined(separator: " ") + ")"
+    }
+
+    static let vectorFlags = ["avx2", "fma", "f16c", "avx512f", "avx512dq", "avx512bw", "avx512vl", "avx512_vnni", "avx512_bf16",
+                              "avx512vbmi", "avx_vnni", "asimd", "sve"]
 }
