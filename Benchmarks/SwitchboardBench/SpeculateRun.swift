@@ -23,22 +23,25 @@ struct SpeculateSample: Equatable {
     var decodeSeconds: Double
     var decodePasses: Int
     var acceptedDraftTokens: Int
+    var draftedTokens: Int
     var reusedPromptTokens: Int
 
-    init(ids: [Int32], text: String, decodeSeconds: Double, decodePasses: Int, acceptedDraftTokens: Int, reusedPromptTokens: Int = 0) {
+    init(ids: [Int32], text: String, decodeSeconds: Double, decodePasses: Int, acceptedDraftTokens: Int, draftedTokens: Int = 0,
+         reusedPromptTokens: Int = 0) {
         self.ids = ids
         self.text = text
         decodedTokens = max(0, ids.count - 1)
         self.decodeSeconds = decodeSeconds
         self.decodePasses = decodePasses
         self.acceptedDraftTokens = acceptedDraftTokens
+        self.draftedTokens = draftedTokens
         self.reusedPromptTokens = reusedPromptTokens
     }
 
     init(text: String, summary: GenerationSummary) {
         self.init(ids: summary.generatedIDs, text: text, decodeSeconds: EngineSupport.seconds(summary.decodeDuration),
                   decodePasses: summary.decodePasses, acceptedDraftTokens: summary.acceptedDraftTokens,
-                  reusedPromptTokens: summary.reusedPromptTokens)
+                  draftedTokens: summary.draftedTokens, reusedPromptTokens: summary.reusedPromptTokens)
     }
 
     var tokensPerSecond: Double { decodeSeconds > 0 ? Double(decodedTokens) / decodeSeconds : 0 }
@@ -78,6 +81,7 @@ struct SpeculateTally {
     var plainPasses: Int { pairs.reduce(0) { $0 + $1.plain.decodePasses } }
     var speculativePasses: Int { pairs.reduce(0) { $0 + $1.speculative.decodePasses } }
     var acceptedDraftTokens: Int { pairs.reduce(0) { $0 + $1.speculative.acceptedDraftTokens } }
+    var draftedTokens: Int { pairs.reduce(0) { $0 + $1.speculative.draftedTokens } }
     var generatedTokens: Int { pairs.reduce(0) { $0 + $1.plain.ids.count } }
     var reusedPromptTokens: Int { pairs.reduce(0) { $0 + $1.plain.reusedPromptTokens + $1.speculative.reusedPromptTokens } }
     /// Vacuously true for no pairs; the command refuses to run an empty set.
