@@ -24,17 +24,20 @@ import Testing
 
     @Test func draftsGrowWhileConfirmedAndShrinkWhenNot() {
         var drafting = Drafting()
-        let start = drafting.limit(threshold: 0.35)
-        for _ in 0..<6 { drafting.record(drafted: 8, confirmed: 8) }
-        #expect(drafting.limit(threshold: 0.35) > start)
-        #expect(drafting.limit(threshold: 0.35) <= Drafting.most)
-        for _ in 0..<12 { drafting.record(drafted: 4, confirmed: 0) }
-        #expect(drafting.limit(threshold: 0.35) == 0)
+        let start = drafting.limit(.lookup3, threshold: 0.35)
+        for _ in 0..<6 { drafting.record(.lookup3, drafted: 8, confirmed: 8) }
+        #expect(drafting.limit(.lookup3, threshold: 0.35) > start)
+        #expect(drafting.limit(.lookup3, threshold: 0.35) <= Drafting.most)
+        // Each source keeps its own record.
+        #expect(drafting.limit(.schema, threshold: 0.35) == start)
+        for _ in 0..<12 { drafting.record(.lookup3, drafted: 4, confirmed: 0) }
+        #expect(drafting.limit(.lookup3, threshold: 0.35) == 0)
         // Passes without drafts bring it back to trying.
-        for _ in 0..<30 { drafting.record(drafted: 0, confirmed: 0) }
-        #expect(drafting.limit(threshold: 0.35) >= 1)
+        for _ in 0..<30 { drafting.record(nil, drafted: 0, confirmed: 0) }
+        #expect(drafting.limit(.lookup3, threshold: 0.35) >= 1)
         // A row that must bring a whole token is never worth drafting.
-        #expect(drafting.limit(threshold: 1) == 0)
+        #expect(drafting.limit(.lookup4, threshold: 1) == 0)
+        #expect(DraftSource(matchLength: 2) == .lookup2 && DraftSource(matchLength: 7) == .lookup4)
     }
 
     @Test func aRowMustBringMoreWhenMoreSequencesShareThePass() {

@@ -26,6 +26,7 @@ struct BatchLoop {
         /// The tokens drafted after `next` in the current pass, and how many rows of it are still
         /// live (each row's input was confirmed by the row before).
         var drafts: [Int32] = []
+        var draftSource: DraftSource?
         var liveRows = 0
         /// Where `next` goes in the cache in the current pass.
         var base = 0
@@ -208,7 +209,10 @@ struct BatchLoop {
         for i in members {
             let slot = running[i].slot
             running[i].base = session.position(of: slot)
-            running[i].drafts = draft(i, rows: min(spare, running[i].drafting.limit(threshold: threshold)))
+            let proposal = draft(i, rows: spare)
+            let worth = proposal.source.map { running[i].drafting.limit($0, threshold: threshold) } ?? 0
+            running[i].drafts = Array(proposal.tokens.prefix(worth))
+            running[i].draftSource = proposal.source
             spare -= running[i].drafts.count
             running[i].liveRows = 1
             running[i].passes += 1
@@ -240,7 +244,7 @@ struct BatchLoop {
             let confirmed = running[i].liveRows - 1
             running[i].accepted += confirmed
             running[i].drafted += running[i].drafts.count
-            running[i].drafting.record(drafted: running[i].drafts.count, confirmed: confirmed)
+            running[i].drafting.record(running[i].draftSource, drafted: running[i].drafts.count, confirmed: confirmed)
             session.rewind(running[i].slot, to: running[i].base + running[i].liveRows)
         }
         for i in running.indices.reversed() {
@@ -248,15 +252,16 @@ struct BatchLoop {
         }
     }
 
-    /// Tokens to feed after sequence `i`'s next one (at most `rows`): none when speculation is off
-    /// or has nothing to go on; never past its token limit or the context.
-    private func draft(_ i: Int, rows: Int) -> [Int32] {
+    /// Tokens that could follow sequence `i`'s next one (at most `rows`, and `Drafting.most`) and
+    /// their source: none when speculation is off or has nothing to go on; never past its token limit
+    /// or the context.
+    private func draft(_ i: Int, rows: Int) -> (tokens: [Int32], source: DraftSource?) {
         let sequence = running[i]
-        guard sequence.request.options.speculative else { return [] }
+        guard sequence.request.options.speculative else { return ([], nil) }
         let generated = sequence.decoder.generated
-        let limit = min(rows, sequence.request.options.maxTokens - generated.count - 1,
+        let limit = min(rows, Drafting.most, sequence.request.options.maxTokens - generated.count - 1,
                         session.contextLength - 1 - sequence.base)
-        guard limit > 0 else { return [] }
+        guard limit > 0 else { return ([], nil) }
         return sequence.decoder.draft(prompt: sequence.request.ids, limit: limit)
     }
 

@@ -12,8 +12,13 @@ struct PromptLookup {
     /// Up to `limit` tokens following the latest earlier occurrence of the longest matching suffix
     /// of `prompt + generated` (whose last token is the one about to be fed).
     func draft(prompt: [Int32], generated: [Int32], limit: Int) -> [Int32] {
+        match(prompt: prompt, generated: generated, limit: limit).tokens
+    }
+
+    /// The draft and the length of the suffix that matched (0: no draft).
+    func match(prompt: [Int32], generated: [Int32], limit: Int) -> (tokens: [Int32], length: Int) {
         let count = prompt.count + generated.count
-        guard limit > 0, count > shortestMatch else { return [] }
+        guard limit > 0, count > shortestMatch else { return ([], 0) }
         @inline(__always) func token(_ i: Int) -> Int32 { i < prompt.count ? prompt[i] : generated[i - prompt.count] }
         for n in stride(from: min(longestMatch, count - 1), through: shortestMatch, by: -1) {
             // The match ends at `end` (exclusive), before the suffix itself ends; latest first.
@@ -23,45 +28,56 @@ struct PromptLookup {
                 for j in 1...n where token(end - j) != token(count - j) { matched = false; break }
                 if matched {
                     let length = min(limit, count - end)
-                    return (0..<length).map { token(end + $0) }
+                    return ((0..<length).map { token(end + $0) }, n)
                 }
                 end -= 1
             }
         }
-        return []
+        return ([], 0)
     }
 }
 
-/// How many tokens one sequence drafts in a pass. Draft row `j` counts only if drafts 1…j are all
-/// confirmed, which this sequence's record says happens with probability about `acceptance^j`; the
-/// row is worth its cost while that beats the tokens per second of the pass without it
-/// (`DecodeCost.threshold`). A sequence whose drafts fail drafts little; one that copies drafts long.
+/// Where a draft came from: a prompt-lookup match of some length (a longer match is stronger
+/// evidence) or the schema's forced text.
+enum DraftSource: Int, CaseIterable, Sendable {
+    case lookup2, lookup3, lookup4, schema
+
+    init(matchLength: Int) { self = matchLength >= 4 ? .lookup4 : matchLength == 3 ? .lookup3 : .lookup2 }
+}
+
+/// How many drafted tokens one sequence feeds in a pass. Draft row `j` counts only if drafts 1…j
+/// are all confirmed, which this sequence's record for that kind of draft says happens with
+/// probability about `acceptance^j`; the row is worth its cost while that beats the tokens per
+/// second of the pass without it (`DecodeCost.threshold`). A sequence whose drafts fail drafts
+/// little; one that copies drafts long.
 struct Drafting: Equatable {
     static let most = 16
-    /// Confirmed drafts and drafts put to the test (their row's input was confirmed), decayed so the
-    /// record follows the text (a copied span, then free prose); the prior is one in two.
-    private var confirmed = 1.0, tested = 2.0
+    /// Per source: confirmed drafts and drafts put to the test (their row's input was confirmed),
+    /// decayed so the record follows the text (a copied span, then free prose); the prior is one in two.
+    private var confirmed = [Double](repeating: 1, count: DraftSource.allCases.count)
+    private var tested = [Double](repeating: 2, count: DraftSource.allCases.count)
 
-    var acceptance: Double { confirmed / tested }
+    func acceptance(_ source: DraftSource) -> Double { confirmed[source.rawValue] / tested[source.rawValue] }
 
-    /// Drafts worth their rows when a row must bring at least `threshold` expected tokens.
-    func limit(threshold: Double) -> Int {
-        let q = acceptance
+    /// Drafts from `source` worth their rows when a row must bring at least `threshold` expected tokens.
+    func limit(_ source: DraftSource, threshold: Double) -> Int {
+        let q = acceptance(source)
         var k = 0, reached = q
         while k < Self.most, reached > threshold { k += 1; reached *= q }
         return k
     }
 
-    /// After each pass: `drafted` tokens of which the first `kept` were confirmed. A pass without
-    /// drafts moves the record back toward the prior, so a sequence that stopped drafting tries again
-    /// (the text may have turned to copying).
-    mutating func record(drafted: Int, confirmed kept: Int) {
-        guard drafted > 0 else {
-            (confirmed, tested) = (0.9 * confirmed + 0.1, 0.9 * tested + 0.2)
+    /// After each pass: `drafted` tokens from `source` of which the first `kept` were confirmed. A
+    /// pass without drafts moves every record back toward the prior, so a sequence that stopped
+    /// drafting tries again (the text may have turned to copying).
+    mutating func record(_ source: DraftSource?, drafted: Int, confirmed kept: Int) {
+        guard let source, drafted > 0 else {
+            for s in DraftSource.allCases.map(\.rawValue) { (confirmed[s], tested[s]) = (0.9 * confirmed[s] + 0.1, 0.9 * tested[s] + 0.2) }
             return
         }
-        confirmed = 0.8 * confirmed + Double(kept)
-        tested = 0.8 * tested + Double(min(drafted, kept + 1))
+        let s = source.rawValue
+        confirmed[s] = 0.8 * confirmed[s] + Double(kept)
+        tested[s] = 0.8 * tested[s] + Double(min(drafted, kept + 1))
     }
 }
 

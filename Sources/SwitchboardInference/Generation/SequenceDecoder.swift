@@ -69,21 +69,20 @@ struct SequenceDecoder {
         return .next(next)
     }
 
-    /// Tokens likely to follow the last generated one (at most `limit`), for the model to verify:
-    /// a prompt-lookup match, cut where the constraint would refuse it; failing that, the text
-    /// the constraint forces next (jump-forward).
-    func draft(prompt: [Int32], limit: Int) -> [Int32] {
-        var tokens = PromptLookup().draft(prompt: prompt, generated: generated, limit: limit)
-        guard let constrained else { return tokens }
+    /// Tokens likely to follow the last generated one (at most `limit`), for the model to verify,
+    /// and where they came from: a prompt-lookup match, cut where the constraint would refuse it;
+    /// failing that, the text the constraint forces next (jump-forward).
+    func draft(prompt: [Int32], limit: Int) -> (tokens: [Int32], source: DraftSource?) {
+        let match = PromptLookup().match(prompt: prompt, generated: generated, limit: limit)
+        var tokens = match.tokens
+        guard let constrained else { return (tokens, tokens.isEmpty ? nil : DraftSource(matchLength: match.length)) }
         tokens.removeSubrange(constrained.admissiblePrefix(of: tokens)...)
-        if tokens.isEmpty {
-            let forced = constrained.forcedBytes()
-            if !forced.isEmpty {
-                tokens = Array(tokenizer.encode(String(decoding: forced, as: UTF8.self), addBOS: false, parseSpecial: false).prefix(limit))
-                tokens.removeSubrange(constrained.admissiblePrefix(of: tokens)...)
-            }
-        }
-        return tokens
+        if !tokens.isEmpty { return (tokens, DraftSource(matchLength: match.length)) }
+        let forced = constrained.forcedBytes()
+        guard !forced.isEmpty else { return ([], nil) }
+        tokens = Array(tokenizer.encode(String(decoding: forced, as: UTF8.self), addBOS: false, parseSpecial: false).prefix(limit))
+        tokens.removeSubrange(constrained.admissiblePrefix(of: tokens)...)
+        return (tokens, tokens.isEmpty ? nil : .schema)
     }
 
     /// A constrained document that ran out of budget or context before it closed is an error, never
