@@ -144,7 +144,7 @@ struct BatchLoop {
             if let idle = holding.max(by: { budget.held[$0] < budget.held[$1] }) {
                 session.trim(idle, to: 0)
                 budget.set(idle, 0)
-            } else if session.evictPrefix() {
+            } else if budget.fitsWithoutCache(need, slot: slot), session.evictPrefix() {
                 budget.setCached(session.prefixCacheBytes)
             } else {
                 return false

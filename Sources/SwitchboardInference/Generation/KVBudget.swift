@@ -37,6 +37,12 @@ struct KVBudget: Equatable {
         return total - held[slot] <= limit - bytes ? .admit : .wait
     }
 
+    /// Whether emptying the prefix cache would let `bytes` take `slot` now (else running sequences
+    /// hold the room, and dropping cached prefixes would lose them for nothing).
+    func fitsWithoutCache(_ bytes: Int, slot: Int) -> Bool {
+        bytes <= limit && (total &- cached) - held[slot] <= limit - bytes
+    }
+
     mutating func set(_ slot: Int, _ bytes: Int) { held[slot] = max(0, bytes) }
 
     mutating func setCached(_ bytes: Int) { cached = max(0, bytes) }
