@@ -31,6 +31,7 @@ var benchCommands: [any BenchCommand.Type] {
         BatchCommand.self,
         StructuredCommand.self,
         SessionCommand.self,
+        PrefixCommand.self,
         ChaosCommand.self,
         PrivacyTrainCommand.self,
         SemanticCacheCommand.self,
