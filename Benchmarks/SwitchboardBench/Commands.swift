@@ -32,6 +32,7 @@ var benchCommands: [any BenchCommand.Type] {
         StructuredCommand.self,
         SpeculateCommand.self,
         SessionCommand.self,
+        PrefixCommand.self,
         ChaosCommand.self,
         PrivacyTrainCommand.self,
         SemanticCacheCommand.self,

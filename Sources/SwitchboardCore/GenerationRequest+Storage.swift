@@ -19,6 +19,7 @@ extension GenerationRequest {
         @usableFromInline var tools: [ToolDefinition] = []
         @usableFromInline var toolChoice: ToolChoice = .auto
         @usableFromInline var cacheScope: String? = nil
+        @usableFromInline var prefixOwner: UInt64? = nil
     }
 
     /// Immutable, so it is `Sendable` as it stands; a change makes a new one.

@@ -202,6 +202,14 @@ public struct GenerationRequest: Sendable, Hashable {
         _modify { yield &fields.cacheScope }
     }
 
+    /// The session whose prompt this is (`Session` sets it): an on-device engine's prefix cache
+    /// records it as an owner of the prompt's cached keys and values, and the session's reset clears
+    /// what only it owns (`SessionStateHolder`). Nil: no session; such entries go only by eviction.
+    @inlinable package var prefixOwner: UInt64? {
+        get { fields.prefixOwner }
+        _modify { yield &fields.prefixOwner }
+    }
+
     public init(prompt: String? = nil, kind: PromptKind = .chat, messages: [ChatMessage] = [], memory: MemoryContext? = nil,
                 images: [ImageAttachment] = [], output: OutputFormat = .text, priority: Priority = .normal,
                 latencyBudget: Duration? = nil, maxTokens: Int = 256, sampling: SamplingOptions = .greedy,

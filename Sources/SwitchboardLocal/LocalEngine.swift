@@ -12,10 +12,11 @@ final class LocalEngine: LocalInferenceEngine {
     let threads: Int
     var concurrency: Int { generator.capacity }
 
-    init(model: LanguageModel, contextLength: Int, threads: Int, batchSize: Int, reusesPrefixes: Bool, kvBudgetBytes: Int? = nil) {
+    init(model: LanguageModel, contextLength: Int, threads: Int, batchSize: Int, reusesPrefixes: Bool, kvBudgetBytes: Int? = nil,
+         prefixCacheBytes: Int? = nil) {
         self.model = model; self.contextLength = contextLength; self.threads = threads
         generator = BatchedGenerator(model: model, capacity: batchSize, contextLength: contextLength, threads: threads,
-                                     reusePrefixes: reusesPrefixes, kvBudgetBytes: kvBudgetBytes)
+                                     reusePrefixes: reusesPrefixes, kvBudgetBytes: kvBudgetBytes, prefixCacheBytes: prefixCacheBytes)
     }
 
     func tokenCount(of text: String, parseSpecial: Bool) -> Int {
@@ -23,6 +24,14 @@ final class LocalEngine: LocalInferenceEngine {
     }
 
     func generate(_ prompt: BuiltPrompt, maxTokens: Int, sampling: SamplingOptions, schema: GenerationSchema?,
+                  cancellation: CancellationFlag, into output: AsyncThrowingStream<ProviderEvent, any Error>.Continuation) async throws
+        -> TokenUsage {
+        try await generate(prompt, owner: nil, maxTokens: maxTokens, sampling: sampling, schema: schema, cancellation: cancellation, into: output)
+    }
+
+    func forgetPrefixes(owner: UInt64) async { await generator.forgetPrefixes(owner: owner) }
+
+    func generate(_ prompt: BuiltPrompt, owner: UInt64?, maxTokens: Int, sampling: SamplingOptions, schema: GenerationSchema?,
                   cancellation: CancellationFlag, into output: AsyncThrowingStream<ProviderEvent, any Error>.Continuation) async throws
         -> TokenUsage {
         var constraint: JSONConstraint?
@@ -41,7 +50,7 @@ final class LocalEngine: LocalInferenceEngine {
         // `ProviderEvent`s there, with no forwarding task or second buffer, so a busy cooperative pool
         // delays neither the tokens nor a cancellation.
         return try await withCheckedThrowingContinuation { (done: CheckedContinuation<TokenUsage, any Error>) in
-            generator.submit(ids: ids, options: options, cancellation: cancellation, emit: { event in
+            generator.submit(ids: ids, options: options, owner: owner, cancellation: cancellation, emit: { event in
                 switch event {
                 case .token(let token):
                     if !token.text.isEmpty { output.yield(.token(token.text)) }

@@ -15,8 +15,13 @@ package struct LocalEngineLoader: LocalEngineLoading {
     /// context. Requests that do not fit wait; one larger than the whole budget fails
     /// (`InferenceError.kvBudgetExceeded`, which routing treats as "try another provider").
     package var kvBudgetBytes: Int?
+    /// Ceiling on the prefix cache (prompt keys and values shared across requests and sessions, within
+    /// `kvBudgetBytes`); nil: one full context; 0: none (`BatchedGenerator`).
+    package var prefixCacheBytes: Int?
 
-    package init(threads: Int = 2, batchSize: Int? = nil, reusesPrefixes: Bool = true, kvBudgetBytes: Int? = nil) {
+    package init(threads: Int = 2, batchSize: Int? = nil, reusesPrefixes: Bool = true, kvBudgetBytes: Int? = nil,
+                 prefixCacheBytes: Int? = nil) {
+        self.prefixCacheBytes = prefixCacheBytes.map { max(0, $0) }
         self.threads = max(1, threads)
         self.batchSize = batchSize.map { max(1, min($0, 64)) }
         self.reusesPrefixes = reusesPrefixes
@@ -49,6 +54,6 @@ package struct LocalEngineLoader: LocalEngineLoading {
         let context = min(file.contextLength, model.contextLength)
         return LocalEngine(model: model, contextLength: context, threads: threads,
                            batchSize: batchSize ?? Self.defaultBatchSize(model: model, contextLength: context), reusesPrefixes: reusesPrefixes,
-                           kvBudgetBytes: kvBudgetBytes)
+                           kvBudgetBytes: kvBudgetBytes, prefixCacheBytes: prefixCacheBytes)
     }
 }

@@ -19,12 +19,27 @@ package protocol LocalInferenceEngine: Sendable {
     func generate(_ prompt: BuiltPrompt, maxTokens: Int, sampling: SamplingOptions, schema: GenerationSchema?,
                   cancellation: CancellationFlag, into output: AsyncThrowingStream<ProviderEvent, any Error>.Continuation) async throws
         -> TokenUsage
+    /// `generate`, with the prompt's cached keys and values claimed by `owner` (a session; nil: none).
+    func generate(_ prompt: BuiltPrompt, owner: UInt64?, maxTokens: Int, sampling: SamplingOptions, schema: GenerationSchema?,
+                  cancellation: CancellationFlag, into output: AsyncThrowingStream<ProviderEvent, any Error>.Continuation) async throws
+        -> TokenUsage
+    /// Drops the cached prompt keys and values only `owner`'s requests claim (a session's reset).
+    func forgetPrefixes(owner: UInt64) async
     /// Times a prefill of `promptTokens` tokens and `generatedTokens` single-token decodes (benchmarks).
     func measureThroughput(promptTokens: Int, generatedTokens: Int) async throws -> EngineThroughput
 }
 
 extension LocalInferenceEngine {
     package var concurrency: Int { 1 }
+
+    /// Engines without a prefix cache have nothing to tag.
+    package func generate(_ prompt: BuiltPrompt, owner: UInt64?, maxTokens: Int, sampling: SamplingOptions, schema: GenerationSchema?,
+                          cancellation: CancellationFlag, into output: AsyncThrowingStream<ProviderEvent, any Error>.Continuation)
+        async throws -> TokenUsage {
+        try await generate(prompt, maxTokens: maxTokens, sampling: sampling, schema: schema, cancellation: cancellation, into: output)
+    }
+
+    package func forgetPrefixes(owner: UInt64) async {}
 
     package func measureThroughput(promptTokens: Int, generatedTokens: Int) async throws -> EngineThroughput {
         throw ProviderError.unavailable("this engine does not measure its throughput")

@@ -35,8 +35,8 @@ extension LocalModelProvider {
                                         counter: TokenCounter { engine.tokenCount(of: $0, parseSpecial: $1) })
             let prompt = try builder.build(request)
             let schema = try request.output.generationSchema()
-            outcome = .success(try await engine.generate(prompt, maxTokens: request.maxTokens, sampling: request.sampling, schema: schema,
-                                                         cancellation: cancellation, into: output))
+            outcome = .success(try await engine.generate(prompt, owner: request.prefixOwner, maxTokens: request.maxTokens,
+                                                         sampling: request.sampling, schema: schema, cancellation: cancellation, into: output))
         } catch {
             outcome = .failure(cancellation.isCancelled || Task.isCancelled ? .cancelled : Self.providerError(error))
         }

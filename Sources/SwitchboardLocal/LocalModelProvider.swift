@@ -10,7 +10,7 @@ import SwitchboardInference
 /// `handleMemoryPressure`), or on `unload()`, and reloaded by the next request. The provider advertises
 /// its batch size as `capabilities.maxConcurrency`, which the runtime's load balancer uses as its slot
 /// count (ordering the rest by priority) unless the configuration names another limit.
-public actor LocalModelProvider: Provider {
+public actor LocalModelProvider: Provider, SessionStateHolder {
     public nonisolated let id: ProviderID
     public nonisolated let capabilities: ProviderCapabilities
     public nonisolated let configuration: ModelConfiguration
@@ -80,6 +80,9 @@ public actor LocalModelProvider: Provider {
             return .notLoaded
         }
     }
+
+    /// Drops what the loaded engine cached of `owner`'s prompts alone (an unloaded engine holds nothing).
+    package func forgetSession(_ owner: UInt64) async { await engine?.forgetPrefixes(owner: owner) }
 
     /// The lifecycle state (not loaded, loading, ready, failed, unloading).
     public var state: ModelLifecycle.State { lifecycle.state }

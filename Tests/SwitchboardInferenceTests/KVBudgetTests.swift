@@ -16,6 +16,18 @@ import Testing
         #expect(budget.decide(100, slot: 1) == .admit && budget.total == 0)
     }
 
+    @Test func theCacheCountsAndYieldsOnlyWhenThatHelps() {
+        var budget = KVBudget(limit: 100, slots: 2)
+        budget.set(0, 50)
+        budget.setCached(30)
+        #expect(budget.total == 80 && budget.roomForCache == 50)
+        #expect(budget.decide(20, slot: 1) == .admit && budget.decide(30, slot: 1) == .wait)
+        // Dropping the cache makes room for 50, not for 60 (slot 0 runs): then it is kept.
+        #expect(budget.fitsWithoutCache(50, slot: 1) && !budget.fitsWithoutCache(60, slot: 1))
+        budget.set(1, 70)
+        #expect(budget.roomForCache == 0)
+    }
+
     @Test func positionsAreCappedAndSaturate() {
         #expect(KVBudget.positions(prompt: 10, maxTokens: 20, contextLength: 512) == 30)
         #expect(KVBudget.positions(prompt: 500, maxTokens: 20, contextLength: 512) == 512)

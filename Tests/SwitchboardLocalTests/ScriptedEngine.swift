@@ -19,6 +19,20 @@ final class ScriptedEngine: LocalInferenceEngine {
         self.contextLength = contextLength; self.tokenDelay = tokenDelay; self.tail = tail; self.gate = gate
     }
 
+    /// The owner each generation was tagged with, in order, and the owners forgotten.
+    private let tags = Mutex((owners: [UInt64?](), forgotten: [UInt64]()))
+    var owners: [UInt64?] { tags.withLock { $0.owners } }
+    var forgotten: [UInt64] { tags.withLock { $0.forgotten } }
+
+    func generate(_ prompt: BuiltPrompt, owner: UInt64?, maxTokens: Int, sampling: SamplingOptions, schema: GenerationSchema?,
+                  cancellation: CancellationFlag, into output: AsyncThrowingStream<ProviderEvent, any Error>.Continuation) async throws
+        -> TokenUsage {
+        tags.withLock { $0.owners.append(owner) }
+        return try await generate(prompt, maxTokens: maxTokens, sampling: sampling, schema: schema, cancellation: cancellation, into: output)
+    }
+
+    func forgetPrefixes(owner: UInt64) async { tags.withLock { $0.forgotten.append(owner) } }
+
     var peakConcurrency: Int { counters.withLock { $0.peak } }
     var generationsStarted: Int { counters.withLock { $0.started } }
     var generationsRunning: Int { counters.withLock { $0.running } }

@@ -94,6 +94,12 @@ public final class Coordinator: Sendable {
 
     public func unregister(_ id: ProviderID) { state.withLock { $0.registry.unregister(id) } }
 
+    /// Asks every provider that keeps per-session state (`SessionStateHolder`) to drop `owner`'s.
+    package func forgetSession(_ owner: UInt64) async {
+        let holders = state.withLock { $0.registry.entries.compactMap { $0.provider as? any SessionStateHolder } }
+        for holder in holders { await holder.forgetSession(owner) }
+    }
+
     /// Registered providers, in registration order.
     public var providerIDs: [ProviderID] { state.withLock { $0.registry.order } }
 

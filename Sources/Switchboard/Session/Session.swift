@@ -1,3 +1,4 @@
+import Synchronization
 import SwitchboardCore
 
 /// A conversation with the runtime, in the shape of Apple's `LanguageModelSession`: instructions, a
@@ -54,6 +55,10 @@ public actor Session {
     /// The most private level any turn has had.
     public private(set) var privacy: PrivacyLevel = .public
     private var lastProvider: ProviderID?
+    /// Tags this session's requests (`GenerationRequest.prefixOwner`), so `reset()` can clear what an
+    /// on-device engine cached of its prompts.
+    package nonisolated let owner: UInt64 = Session.owners.add(1, ordering: .relaxed).newValue
+    private static let owners = Atomic<UInt64>(0)
 
     public init(coordinator: Coordinator, instructions: String? = nil, tools: [any Tool] = [], maxToolRounds: Int = 3,
                 options: Options = Options()) {
@@ -107,6 +112,16 @@ public actor Session {
         }
     }
 
+    /// Starts the conversation over: the transcript goes back to the instructions, and every on-device
+    /// provider drops the prompt keys and values it cached for this session's requests that no other
+    /// session's requests share (`SessionStateHolder`). The privacy level stays: what was said has
+    /// been seen, and later turns keep its floor.
+    public func reset() async {
+        transcript = transcript.filter { if case .instructions = $0 { true } else { false } }
+        lastProvider = nil
+        await coordinator.forgetSession(owner)
+    }
+
     /// Loads what the next turn will need (a local model), so the first answer does not wait for it.
     public func prewarm() async {
         var request = GenerationRequest(prompt: "Hello", priority: .low, maxTokens: 1)
@@ -145,6 +160,7 @@ public actor Session {
                                         maxTokens: maxTokens, sampling: options.sampling)
         generation.apply(to: &request)
         request.privacyFloor = privacy > .public ? privacy : nil
+        request.prefixOwner = owner
         request.preferredProviders = (lastProvider.map { [$0] } ?? []) + options.preferredProviders.filter { $0 != lastProvider }
         if native { request.tools = tools.map(ToolDefinition.init) }
         return request

@@ -48,22 +48,32 @@ struct BatchLoop {
     private var vocabulary: TokenVocabulary?
     private var steps: [(slot: Int, token: Int32)] = []
     /// The sequence (index into `running`) and row within it of each step of a decode pass.
-    private var owners: [(sequence: Int, row: Int)] = []
+    private var rowOwners: [(sequence: Int, row: Int)] = []
     private var cost = DecodeCost()
+    /// The owner (session) of each slot's last request: a reset session's kept caches are dropped.
+    private var owners: [UInt64?]
 
-    /// - Parameter budgetBytes: resident KV bytes all sequences may hold together (nil: every slot a
-    ///   full context).
-    init(session: BatchedSession, inbox: BatchInbox, reusePrefixes: Bool, budgetBytes: Int? = nil,
+    /// - Parameters:
+    ///   - budgetBytes: resident KV bytes all sequences and the prefix cache may hold together (nil:
+    ///     every slot a full context, and the prefix cache its limit).
+    ///   - prefixCacheBytes: the most the prefix cache holds (nil: one sequence's full context; 0: no
+    ///     cache). Only with `reusePrefixes`, and only where the session `sharesPrefixes`.
+    init(session: BatchedSession, inbox: BatchInbox, reusePrefixes: Bool, budgetBytes: Int? = nil, prefixCacheBytes: Int? = nil,
          now: @escaping @Sendable () -> Duration) {
         self.session = session
-        let full = session.kvBytes(positions: session.contextLength).multipliedReportingOverflow(by: session.capacity)
-        budget = KVBudget(limit: budgetBytes ?? (full.overflow ? .max : full.partialValue), slots: session.capacity)
+        let one = session.kvBytes(positions: session.contextLength), full = one.multipliedReportingOverflow(by: session.capacity)
+        session.configurePrefixCache(limit: reusePrefixes ? max(0, prefixCacheBytes ?? one) : 0)
+        // Without a ceiling, every slot may hold a full context and the prefix cache its own limit besides.
+        let unbounded = full.partialValue.addingReportingOverflow(session.prefixCacheStatus.limit)
+        let limit = full.overflow || unbounded.overflow ? Int.max : unbounded.partialValue
+        budget = KVBudget(limit: budgetBytes ?? limit, slots: session.capacity)
+        owners = [UInt64?](repeating: nil, count: session.capacity)
         self.inbox = inbox
         self.reusePrefixes = reusePrefixes
         self.now = now
         freeSlots = Array((0..<session.capacity).reversed())
         steps.reserveCapacity(session.rowsPerPass)
-        owners.reserveCapacity(session.rowsPerPass)
+        rowOwners.reserveCapacity(session.rowsPerPass)
     }
 
     mutating func run() {
@@ -72,6 +82,7 @@ struct BatchLoop {
             if running.isEmpty {
                 if inbox.isClosed {
                     for request in waiting { request.fail(InferenceError.cancelled) }
+                    serve(inbox.takeCommands())
                     return
                 }
                 inbox.wait()
@@ -84,6 +95,7 @@ struct BatchLoop {
     }
 
     private mutating func admit() {
+        serve(inbox.takeCommands())
         waiting += inbox.take(upTo: .max)
         waiting.removeAll { request in
             guard request.cancellation.isCancelled else { return false }
@@ -113,9 +125,10 @@ struct BatchLoop {
             if !reusePrefixes { session.reset(slot) }
             // Pages an earlier, longer sequence left behind go back before this one grows.
             session.trim(slot, to: kept)
-            // Another slot may hold this prompt's start (before a later admission trims it).
+            // The prefix cache may hold more of this prompt's start (another session's, or another slot's).
             if reusePrefixes { kept = session.share(into: slot, for: ids) }
             budget.set(slot, need)
+            owners[slot] = request.owner
             running.append(Running(request: request, slot: slot, decoder: decoder, fed: kept, reused: kept, started: now()))
         }
     }
@@ -136,15 +149,48 @@ struct BatchLoop {
     }
 
     /// Whether `need` KV bytes fit with `slot` taken, after dropping idle slots' kept caches (the
-    /// largest first) if that is what it takes.
+    /// largest first), then the prefix cache's least recently used blocks, if that is what it takes.
     private mutating func makeRoom(_ need: Int, slot: Int) -> Bool {
         while budget.decide(need, slot: slot) == .wait {
             let holding = freeSlots.filter { $0 != slot && budget.held[$0] > 0 }
-            guard let idle = holding.max(by: { budget.held[$0] < budget.held[$1] }) else { return false }
-            session.trim(idle, to: 0)
-            budget.set(idle, 0)
+            if let idle = holding.max(by: { budget.held[$0] < budget.held[$1] }) {
+                session.trim(idle, to: 0)
+                budget.set(idle, 0)
+            } else if budget.fitsWithoutCache(need, slot: slot), session.evictPrefix() {
+                budget.setCached(session.prefixCacheBytes)
+            } else {
+                return false
+            }
         }
         return true
+    }
+
+    /// Runs the commands the generator sent (a session's reset, a status read) on this thread.
+    private mutating func serve(_ commands: [BatchCommand]) {
+        for command in commands {
+            switch command {
+            case .forget(let owner, let done):
+                session.forgetPrefixes(owner: owner)
+                budget.setCached(session.prefixCacheBytes)
+                // What idle slots keep of that session's last requests goes too.
+                for slot in freeSlots where owners[slot] == owner {
+                    session.trim(slot, to: 0)
+                    budget.set(slot, 0)
+                    owners[slot] = nil
+                }
+                done()
+            case .status(let done):
+                done(session.prefixCacheStatus)
+            }
+        }
+    }
+
+    /// Puts the exactly computed prompt of a sequence whose prefill just ended into the prefix cache,
+    /// within the budget the slots leave.
+    private mutating func storePrefix(of i: Int) {
+        guard reusePrefixes else { return }
+        session.storePrefix(of: running[i].slot, owner: running[i].request.owner, room: budget.roomForCache)
+        budget.setCached(session.prefixCacheBytes)
     }
 
     /// The free slot (an index into `freeSlots`) whose cache holds the longest prefix of `ids` (a
@@ -175,8 +221,8 @@ struct BatchLoop {
     private mutating func prefillOneSlice() {
         guard let i = running.firstIndex(where: { !$0.decoding }) else { return }
         let ids = running[i].request.ids
-        // A prefix another slot computed since admission (requests admitted together are prefilled
-        // in turn, so the earlier ones' prompts are done by now) is copied, not recomputed.
+        // A prefix cached since admission (requests admitted together are prefilled in turn, so the
+        // earlier ones' prompts are in the prefix cache by now) is copied, not recomputed.
         if reusePrefixes, running[i].fed == session.position(of: running[i].slot) {
             let shared = session.share(into: running[i].slot, for: ids)
             if shared > running[i].fed { (running[i].fed, running[i].reused) = (shared, shared) }
@@ -188,6 +234,7 @@ struct BatchLoop {
             cost.recordPrefill(rows: running[i].fed - fed, seconds: Self.seconds(now() - started))
             if let logits {
                 running[i].prefilled = now() - running[i].started
+                storePrefix(of: i)
                 advance(i, logits, room: session.contextLength - session.position(of: running[i].slot))
                 if let reason = running[i].finishing { finish(i, reason: reason) } else if let error = running[i].error { fail(i, error) }
             }
@@ -201,7 +248,7 @@ struct BatchLoop {
     /// while the token sampled from the row before equals the draft fed in it.
     private mutating func decodeStep() {
         steps.removeAll(keepingCapacity: true)
-        owners.removeAll(keepingCapacity: true)
+        rowOwners.removeAll(keepingCapacity: true)
         let members = running.indices.filter { running[$0].decoding && running[$0].firstToken != nil }
         guard !members.isEmpty else { return }
         var spare = session.rowsPerPass - members.count
@@ -217,17 +264,17 @@ struct BatchLoop {
             running[i].liveRows = 1
             running[i].passes += 1
             steps.append((slot, running[i].next))
-            owners.append((i, 0))
+            rowOwners.append((i, 0))
             for (j, token) in running[i].drafts.enumerated() {
                 steps.append((slot, token))
-                owners.append((i, j + 1))
+                rowOwners.append((i, j + 1))
             }
         }
         let started = now()
         do {
             // Each sequence samples from its own logits rows while the buffer is valid.
             try session.decode(steps) { row, logits in
-                let (i, j) = owners[row]
+                let (i, j) = rowOwners[row]
                 guard j < running[i].liveRows else { return }
                 advance(i, logits, room: session.contextLength - running[i].base - j)
                 if running[i].finishing == nil, running[i].error == nil, j < running[i].drafts.count,

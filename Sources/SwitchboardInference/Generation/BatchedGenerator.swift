@@ -18,8 +18,8 @@ public final class BatchedGenerator: Sendable {
     /// Sequences decoded together at most.
     public let capacity: Int
     public let contextLength: Int
-    /// Resident KV cache memory all sequences may hold together (bytes; nil: every slot a full
-    /// context); requests beyond it wait.
+    /// Resident KV cache memory all sequences and the prefix cache may hold together (bytes; nil:
+    /// every slot a full context, and the prefix cache its limit); requests beyond it wait.
     public let kvBudgetBytes: Int?
     private let inbox: BatchInbox
 
@@ -27,13 +27,19 @@ public final class BatchedGenerator: Sendable {
     ///   - capacity: sequences at once; each reserves a KV cache of `contextLength` positions
     ///     (allocated lazily: resident memory grows with the tokens actually held).
     ///   - reusePrefixes: keep each finished request's KV cache in its slot, and start a request that
-    ///     begins with the same tokens (a conversation's next turn) from there.
-    ///   - kvBudgetBytes: the ceiling on KV cache memory, all sequences together (nil: every slot a
-    ///     full context). A request reserves its prompt plus `maxTokens` positions; one that does not
-    ///     fit waits for running ones to finish (kept caches of idle slots are dropped first), and one
-    ///     larger than the whole budget fails with `InferenceError.kvBudgetExceeded`.
+    ///     begins with the same tokens (a conversation's next turn) from there; and, where the model's
+    ///     bits do not depend on the batch (`BatchedSession.sharesPrefixes`), keep prompts' keys and
+    ///     values in a prefix cache that every later request, of any session, starts from.
+    ///   - kvBudgetBytes: the ceiling on KV cache memory, all sequences and the prefix cache together
+    ///     (nil: every slot a full context, and the prefix cache its limit). A request reserves its
+    ///     prompt plus `maxTokens` positions; one that does not fit waits for running ones to finish
+    ///     (kept caches of idle slots are dropped first, then the prefix cache's least recently used
+    ///     blocks), and one larger than the whole budget fails with `InferenceError.kvBudgetExceeded`.
+    ///   - prefixCacheBytes: the most the prefix cache holds (nil: one sequence's full context; 0: no
+    ///     cache). Its bytes count against `kvBudgetBytes` with the slots'; requests that need the
+    ///     room evict its least recently used blocks.
     public init<C: Clock & Sendable>(model: LanguageModel, capacity: Int, contextLength: Int? = nil, threads: Int = 2,
-                                     reusePrefixes: Bool = true, kvBudgetBytes: Int? = nil,
+                                     reusePrefixes: Bool = true, kvBudgetBytes: Int? = nil, prefixCacheBytes: Int? = nil,
                                      clock: C = ContinuousClock()) where C.Duration == Duration {
         self.model = model
         self.capacity = max(1, min(capacity, 256))
@@ -49,7 +55,8 @@ public final class BatchedGenerator: Sendable {
         let thread = Thread {
             Thread.current.name = "switchboard.batch"
             let session = BatchedSession(model: model, capacity: capacity, contextLength: length, threads: threads)
-            var loop = BatchLoop(session: session, inbox: inbox, reusePrefixes: reusePrefixes, budgetBytes: budget, now: now)
+            var loop = BatchLoop(session: session, inbox: inbox, reusePrefixes: reusePrefixes, budgetBytes: budget,
+                                 prefixCacheBytes: prefixCacheBytes, now: now)
             loop.run()
         }
         thread.stackSize = 8 << 20
@@ -84,11 +91,22 @@ public final class BatchedGenerator: Sendable {
     public func events<Element: Sendable>(ids: [Int32], options: GenerationOptions,
                                           transform: @escaping @Sendable (GenerationEvent) throws -> Element?)
         -> AsyncThrowingStream<Element, any Error> {
+        events(ids: ids, options: options, owner: nil, transform: transform)
+    }
+
+    /// `events` of a request whose prompt's cached blocks `owner` (a session) claims (`forgetPrefixes`).
+    package func events(ids: [Int32], options: GenerationOptions, owner: UInt64?) -> AsyncThrowingStream<GenerationEvent, any Error> {
+        events(ids: ids, options: options, owner: owner) { $0 }
+    }
+
+    package func events<Element: Sendable>(ids: [Int32], options: GenerationOptions, owner: UInt64?,
+                                           transform: @escaping @Sendable (GenerationEvent) throws -> Element?)
+        -> AsyncThrowingStream<Element, any Error> {
         let (stream, continuation) = AsyncThrowingStream.makeStream(
             of: Element.self, bufferingPolicy: .bufferingOldest(max(1, options.maxTokens) + 2))
         let cancellation = CancellationFlag()
         continuation.onTermination = { _ in cancellation.cancel() }
-        submit(ids: ids, options: options, cancellation: cancellation, emit: { event in
+        submit(ids: ids, options: options, owner: owner, cancellation: cancellation, emit: { event in
             do {
                 if let element = try transform(event) { continuation.yield(element) }
                 if case .finished = event { continuation.finish() }
@@ -104,18 +122,43 @@ public final class BatchedGenerator: Sendable {
     /// straight into its caller's stream): `emit` gets every event on the batch thread, `.finished`
     /// last, or `fail` is called once instead (an error, or `CancellationError` for a request
     /// cancelled before it started). Setting `cancellation` stops the sequence before its next step
-    /// (it then finishes with `FinishReason.cancelled`).
-    package func submit(ids: [Int32], options: GenerationOptions, cancellation: CancellationFlag,
+    /// (it then finishes with `FinishReason.cancelled`). `owner` (a session) claims the prompt's
+    /// blocks in the prefix cache (`forgetPrefixes`); nil: no session, cleared only by eviction.
+    package func submit(ids: [Int32], options: GenerationOptions, owner: UInt64? = nil, cancellation: CancellationFlag,
                         emit: @escaping @Sendable (GenerationEvent) -> Void, fail: @escaping @Sendable (any Error) -> Void) {
-        let request = BatchRequest(ids: ids, options: options, cancellation: cancellation, emit: emit, fail: fail)
+        let request = BatchRequest(ids: ids, options: options, owner: owner, cancellation: cancellation, emit: emit, fail: fail)
         if !inbox.submit(request) { fail(InferenceError.cancelled) }
     }
+
+    /// Removes `owner`'s claim on the prefix cache (a session's reset): blocks no other session's
+    /// prompts hold go, and so do the kept caches of idle slots whose last request was `owner`'s.
+    /// Returns once the batch thread has done it (between two steps).
+    package func forgetPrefixes(owner: UInt64) async {
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            inbox.send(.forget(owner: owner, done: { done.resume() }))
+        }
+    }
+
+    /// What the prefix cache holds now (read on the batch thread between two steps).
+    package func prefixCacheStatus() async -> PrefixCacheStatus {
+        await withCheckedContinuation { (done: CheckedContinuation<PrefixCacheStatus, Never>) in
+            inbox.send(.status(done: { done.resume(returning: $0) }))
+        }
+    }
+}
+
+/// Work for the batch thread besides requests: run between two steps, in the order sent.
+enum BatchCommand: Sendable {
+    case forget(owner: UInt64, done: @Sendable () -> Void)
+    case status(done: @Sendable (PrefixCacheStatus) -> Void)
 }
 
 /// One request as the batch thread sees it; `emit` and `fail` are called on that thread.
 struct BatchRequest: Sendable {
     let ids: [Int32]
     let options: GenerationOptions
+    /// The session whose prompt this is (`BatchedGenerator.submit`).
+    let owner: UInt64?
     let cancellation: CancellationFlag
     let emit: @Sendable (GenerationEvent) -> Void
     let fail: @Sendable (any Error) -> Void
@@ -125,6 +168,7 @@ struct BatchRequest: Sendable {
 final class BatchInbox: Sendable {
     private struct Contents {
         var waiting: [BatchRequest] = []
+        var commands: [BatchCommand] = []
         var isClosed = false
     }
     private let contents = Mutex(Contents())
@@ -138,6 +182,28 @@ final class BatchInbox: Sendable {
         }
         if accepted { signal.signal() }
         return accepted
+    }
+
+    /// Queues `command` for the batch thread; after `close` the thread is gone (or going), and a
+    /// closed engine holds no cache: the command is answered here.
+    func send(_ command: BatchCommand) {
+        let accepted = contents.withLock { c in
+            guard !c.isClosed else { return false }
+            c.commands.append(command)
+            return true
+        }
+        if accepted { signal.signal(); return }
+        switch command {
+        case .forget(_, let done): done()
+        case .status(let done): done(PrefixCacheStatus())
+        }
+    }
+
+    func takeCommands() -> [BatchCommand] {
+        contents.withLock { c in
+            defer { c.commands.removeAll() }
+            return c.commands
+        }
     }
 
     func close() {

@@ -29,6 +29,9 @@ public final class BatchedSession {
     /// Whether a prompt's keys and values are the same bits in any batch (no K-quant weights, whose
     /// llama.cpp order depends on the batch, and no sliding-window ring), so slots may share them.
     public let sharesPrefixes: Bool
+    /// Prompt prefixes shared by every slot and later requests (`share`, `storePrefix`); empty
+    /// unless the owner configures it (`configurePrefixCache`), and always where not `sharesPrefixes`.
+    private var prefixes = PrefixTree<KVBlock>(blockSize: BatchedSession.prefixBlockSize, limit: 0)
     private var decodeTokens: [Int32]
     /// Entries of the pass being set up per slot (its drafts go to consecutive positions).
     private var pending: [Int]
@@ -93,27 +96,63 @@ public final class BatchedSession {
         return kept
     }
 
-    /// Copies into `slot` the longest prefix of `ids` (never the last id) that another slot holds
-    /// exactly as a fresh prompt pass computes it, when that is longer than what `slot` holds and at
-    /// least `minimum` ids; returns the positions `slot` now holds. Concurrent requests with one
-    /// system prompt compute it once. Only where `sharesPrefixes`: there the copied bits equal the
-    /// ones the request would compute, so its output is unchanged.
+    /// Copies into `slot` the longest prefix of `ids` (never the last id) that the prefix cache holds
+    /// (`PrefixTree`: blocks earlier prompts, concurrent or finished, of any session left there), when
+    /// that is longer than what `slot` holds and at least `minimum` ids; returns the positions `slot`
+    /// now holds. Requests with one system prompt compute it once. Only where `sharesPrefixes`: there
+    /// the copied bits equal the ones the request would compute, so its output is unchanged.
     @discardableResult
     public func share(into slot: Int, for ids: [Int32], minimum: Int = 8) -> Int {
-        guard sharesPrefixes else { return positions[slot] }
-        var best = 0, source = slot
-        for other in caches.indices where other != slot {
-            let length = min(cachedPrefix(other, of: ids), exact[other], ids.count - 1)
-            if length > best { (best, source) = (length, other) }
+        guard sharesPrefixes, !prefixes.isEmpty else { return positions[slot] }
+        let match = prefixes.lookup(ids, limit: min(ids.count - 1, contextLength))
+        guard match.length >= minimum, match.length > positions[slot] else { return positions[slot] }
+        var at = 0
+        for step in match.path {
+            guard let block = prefixes.payload(step.node) else { break }
+            caches[slot].load(block, count: step.count, at: at)
+            at += step.count
         }
-        guard best >= minimum, best > positions[slot], best <= contextLength else { return positions[slot] }
-        caches[slot].copyPrefix(best, from: caches[source])
-        positions[slot] = best
-        highWater[slot] = max(highWater[slot], best)
-        cachedIDs[slot] = Array(ids[0..<best])
-        exact[slot] = best
-        return best
+        positions[slot] = at
+        highWater[slot] = max(highWater[slot], at)
+        cachedIDs[slot] = Array(ids[0..<at])
+        exact[slot] = at
+        return at
     }
+
+    /// Stores the positions of `slot` a fresh prompt pass computed (its `exact` prefix) in the prefix
+    /// cache, owned by `owner`, keeping the cache within `room` bytes (and its own limit) by evicting
+    /// its least recently used blocks. Only where `sharesPrefixes`.
+    func storePrefix(of slot: Int, owner: UInt64?, room: Int) {
+        guard sharesPrefixes, prefixes.limit > 0 else { return }
+        let cache = caches[slot], layers = model.architecture.blockCount, width = cache.width
+        prefixes.insert(cachedIDs[slot], count: min(exact[slot], cachedIDs[slot].count), owner: owner, cap: room,
+                        bytesFor: { KVBlock.bytes(count: $0, layers: layers, width: width) }, make: { cache.block($0) })
+    }
+
+    /// Bytes the prefix cache holds.
+    var prefixCacheBytes: Int { prefixes.bytes }
+
+    /// Sets the prefix cache's ceiling (emptying it); 0 turns it off.
+    func configurePrefixCache(limit: Int) { prefixes = PrefixTree(blockSize: Self.prefixBlockSize, limit: sharesPrefixes ? limit : 0) }
+
+    /// Drops the prefix cache's least recently used block; false when it is empty.
+    func evictPrefix() -> Bool { prefixes.evictOne() }
+
+    /// Removes `owner`'s claim on cached prefixes; blocks nobody else owns are dropped.
+    func forgetPrefixes(owner: UInt64) { prefixes.forget(owner) }
+
+    /// What the prefix cache holds now.
+    var prefixCacheStatus: PrefixCacheStatus {
+        PrefixCacheStatus(blocks: prefixes.nodes.count, tokens: prefixes.cachedTokens, bytes: prefixes.bytes, limit: prefixes.limit,
+                          blocksByOwner: prefixes.nodes.values.reduce(into: [:]) { counts, node in
+                              for owner in node.owners { if let owner { counts[owner, default: 0] += 1 } }
+                          })
+    }
+
+    /// Tokens per prefix cache block: long enough that the per-node bookkeeping is small next to a
+    /// block's keys and values (~0.7 MB for SmolLM2), short enough that a prompt's tail block, which
+    /// differs between requests, wastes little.
+    static let prefixBlockSize = 32
 
     /// Resident KV bytes of one sequence holding `positions` positions.
     public func kvBytes(positions: Int) -> Int { caches.first?.residentBytes(positions: positions) ?? 0 }

@@ -157,3 +157,55 @@ final class KVCache {
         }
     }
 }
+
+/// Keys and values of a run of positions of every layer, copied out of a `KVCache` (the prefix
+/// cache's payload, `PrefixCache`): per layer, keys position-major and values dimension-major, as in
+/// the cache. Heap memory of this process only; never written anywhere.
+final class KVBlock {
+    let count: Int
+    let keys: [KVCache.Cell]
+    let values: [KVCache.Cell]
+    var bytes: Int { (keys.count + values.count) * MemoryLayout<KVCache.Cell>.stride }
+
+    init(count: Int, keys: [KVCache.Cell], values: [KVCache.Cell]) { self.count = count; self.keys = keys; self.values = values }
+
+    /// Bytes of a block of `count` positions of a cache of `layers` layers and `width` cells per position.
+    static func bytes(count: Int, layers: Int, width: Int) -> Int {
+        let (cells, overflow) = count.multipliedReportingOverflow(by: layers &* width &* 2 &* MemoryLayout<KVCache.Cell>.stride)
+        return overflow ? .max : cells
+    }
+}
+
+extension KVCache {
+    /// Positions `range` of every layer, copied out. Only without ring layers (`BatchedSession.sharesPrefixes`).
+    func block(_ range: Range<Int>) -> KVBlock {
+        let n = range.count, w = width
+        var keys = [Cell](repeating: 0, count: layers.count * n * w), values = keys
+        keys.withUnsafeMutableBufferPointer { k in
+            values.withUnsafeMutableBufferPointer { v in
+                guard let k = k.baseAddress, let v = v.baseAddress else { return }
+                for (il, layer) in layers.enumerated() {
+                    precondition(!layer.isRing && range.upperBound <= layer.slots, "blocks are copied only from global layers")
+                    (k + il * n * w).update(from: layer.keys + range.lowerBound * w, count: n * w)
+                    for d in 0..<w { (v + (il * w + d) * n).update(from: layer.values + d * layer.slots + range.lowerBound, count: n) }
+                }
+            }
+        }
+        return KVBlock(count: n, keys: keys, values: values)
+    }
+
+    /// Writes the first `count` positions of `block` at positions `position...` of every layer.
+    func load(_ block: KVBlock, count: Int, at position: Int) {
+        let n = block.count, w = width, m = max(0, min(count, n))
+        block.keys.withUnsafeBufferPointer { k in
+            block.values.withUnsafeBufferPointer { v in
+                guard let k = k.baseAddress, let v = v.baseAddress else { return }
+                for (il, layer) in layers.enumerated() {
+                    precondition(!layer.isRing && position + m <= layer.slots, "blocks are loaded only into global layers")
+                    (layer.keys + position * w).update(from: k + il * n * w, count: m * w)
+                    for d in 0..<w { (layer.values + d * layer.slots + position).update(from: v + (il * w + d) * n, count: m) }
+                }
+            }
+        }
+    }
+}
