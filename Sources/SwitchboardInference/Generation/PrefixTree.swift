@@ -50,7 +50,7 @@ struct PrefixTree<Payload> {
     /// Nodes `owner` holds a claim on.
     func count(ownedBy owner: UInt64?) -> Int { nodes.values.filter { $0.owners.contains(owner) }.count }
 
-    /// Tokens cached along the longest path (for reports).
+    /// Tokens held, all nodes together (for reports).
     var cachedTokens: Int { nodes.values.reduce(0) { $0 + $1.tokens.count } }
 
     /// The longest cached prefix of `ids[0..<limit]`; its nodes count as used now.
@@ -79,7 +79,7 @@ struct PrefixTree<Payload> {
     /// has, too), keeping the payload bytes within `min(cap, limit)` by evicting least recently used
     /// leaves off the prompt's path; stops at the first block that cannot fit. `make(range)` builds a
     /// new block's payload (nil: stop). A shorter leaf that the new block extends is replaced by it.
-    /// Returns the nodes evicted to make room.
+    /// Returns the nodes removed (evicted to make room, or replaced).
     @discardableResult
     mutating func insert(_ ids: [Int32], count: Int, owner: UInt64?, cap: Int, bytesFor: (Int) -> Int,
                          make: (Range<Int>) -> Payload?) -> [Int] {
