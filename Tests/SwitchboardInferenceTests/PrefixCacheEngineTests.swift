@@ -90,6 +90,26 @@ import Testing
         #expect(later.reused >= next.count)
     }
 
+    /// A reset that arrives while the session's request runs: nothing of that request stays, neither
+    /// its prompt's blocks nor its slot's cache, so its conversation's next turn starts from nothing.
+    @Test func forgettingASessionWhileItsRequestRunsKeepsNothingOfIt() async throws {
+        let model = try Self.model()
+        let generator = BatchedGenerator(model: model, capacity: 1, kvBudgetBytes: Self.roomy)
+        var ids: [Int32] = []
+        var forgot = false
+        for try await event in generator.events(ids: Self.prompt(0), options: GenerationOptions(maxTokens: 24), owner: 5) {
+            guard case .token(let token) = event else { continue }
+            ids.append(token.id)
+            if !forgot { await generator.forgetPrefixes(owner: 5); forgot = true }
+        }
+        let status = await generator.prefixCacheStatus()
+        #expect(status.blocksByOwner[5] == nil && status.blocks == 0)
+        let next = Self.prompt(0) + ids + [9, 10]
+        let turn = try await Self.run(generator, next, owner: 5)
+        #expect(turn.reused == 0)
+        #expect(turn.ids == (try BatchedGenerationTests.alone(model, next, options: GenerationOptions(maxTokens: 8))))
+    }
+
     /// A KV budget that holds little more than one request: the cache gives up blocks rather than
     /// keep requests waiting, and never holds more than the slots leave.
     @Test func theCacheYieldsToRequestsWithinTheBudget() async throws {

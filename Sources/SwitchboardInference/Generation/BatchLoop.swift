@@ -21,6 +21,8 @@ struct BatchLoop {
         var finishing: FinishReason?
         /// Set when its decoder fails (a constrained document with no allowed token).
         var error: InferenceError?
+        /// Its session was reset while it ran: nothing of it is kept (prefix cache, slot cache).
+        var forgotten = false
         /// Decode passes it took part in, and drafted tokens they confirmed.
         var passes = 0, drafted = 0, accepted = 0
         /// The tokens drafted after `next` in the current pass, and how many rows of it are still
@@ -178,6 +180,8 @@ struct BatchLoop {
                     budget.set(slot, 0)
                     owners[slot] = nil
                 }
+                // And what its running requests would leave behind when their prompts or answers end.
+                for i in running.indices where running[i].request.owner == owner { running[i].forgotten = true }
                 done()
             case .status(let done):
                 done(session.prefixCacheStatus)
@@ -188,7 +192,7 @@ struct BatchLoop {
     /// Puts the exactly computed prompt of a sequence whose prefill just ended into the prefix cache,
     /// within the budget the slots leave.
     private mutating func storePrefix(of i: Int) {
-        guard reusePrefixes else { return }
+        guard reusePrefixes, !running[i].forgotten else { return }
         session.storePrefix(of: running[i].slot, owner: running[i].request.owner, room: budget.roomForCache)
         budget.setCached(session.prefixCacheBytes)
     }
@@ -315,7 +319,7 @@ struct BatchLoop {
     /// Ends sequence `i`: held-back text, the summary, the stream; frees its slot.
     private mutating func finish(_ i: Int, reason: FinishReason) {
         var sequence = running.remove(at: i)
-        free(sequence.slot)
+        free(sequence.slot, keeping: !sequence.forgotten)
         let start = sequence.started, request = sequence.request
         sequence.decoder.flush(reason: reason, elapsed: { self.now() - start }) { request.emit(.token($0)) }
         do { try sequence.decoder.checkComplete(reason) } catch { return request.fail(error) }
@@ -328,9 +332,13 @@ struct BatchLoop {
             draftedTokens: sequence.drafted, acceptedDraftTokens: sequence.accepted)))
     }
 
-    /// Returns `slot` to the free list; the budget keeps counting the positions it keeps for reuse.
-    private mutating func free(_ slot: Int) {
-        if !reusePrefixes { session.trim(slot, to: 0) }
+    /// Returns `slot` to the free list; the budget keeps counting the positions it keeps for reuse
+    /// (none when `keeping` is false: its session was reset).
+    private mutating func free(_ slot: Int, keeping: Bool = true) {
+        if !reusePrefixes || !keeping {
+            session.trim(slot, to: 0)
+            owners[slot] = nil
+        }
         budget.set(slot, session.kvBytes(positions: session.position(of: slot)))
         freeSlots.append(slot)
     }
@@ -341,7 +349,7 @@ struct BatchLoop {
 
     private mutating func fail(_ i: Int, _ error: any Error) {
         let sequence = running.remove(at: i)
-        free(sequence.slot)
+        free(sequence.slot, keeping: !sequence.forgotten)
         sequence.request.fail(error)
     }
 
