@@ -217,3 +217,47 @@ import Testing
         #expect(summaries[1].decodePasses < summaries[0].decodePasses)
     }
 }
+
+/// `BatchedSession.decode` with a slot several times, on a tiny synthetic model (runs everywhere).
+@Suite struct MultiRowDecodeTests {
+    static func session() throws -> BatchedSession {
+        var synthetic = SyntheticLlamaModel(arch: "llama")
+        synthetic.contextLength = 64
+        return BatchedSession(model: try synthetic.load(), capacity: 2)
+    }
+
+    static func logits(_ session: BatchedSession, _ steps: [(slot: Int, token: Int32)]) throws -> [[Float]] {
+        var rows: [[Float]] = []
+        try session.decode(steps) { _, logits in rows.append(Array(logits)) }
+        return rows
+    }
+
+    /// A token and two drafts in one pass give the bits of three one-token passes; a rewind then
+    /// continues as if only the confirmed part had been fed.
+    @Test func rowsOfOneSlotEqualOnePassEach() throws {
+        let prompt: [Int32] = [3, 17, 29, 41, 5]
+        let one = try Self.session(), many = try Self.session()
+        for s in [one, many] { _ = try s.prefill(prompt, from: 0, slot: 0) }
+        var expected: [[Float]] = []
+        for token in [Int32(7), 8, 9] { expected += try Self.logits(one, [(0, token)]) }
+        #expect(try Self.logits(many, [(0, 7), (0, 8), (0, 9)]) == expected)
+        #expect(many.position(of: 0) == prompt.count + 3)
+        // Only 7 was confirmed: back to after it, then 12 as the next pass.
+        many.rewind(0, to: prompt.count + 1)
+        let fresh = try Self.session()
+        _ = try fresh.prefill(prompt, from: 0, slot: 0)
+        _ = try Self.logits(fresh, [(0, 7)])
+        #expect(try Self.logits(many, [(0, 12)]) == (try Self.logits(fresh, [(0, 12)])))
+    }
+
+    /// A pass refused part-way (a token outside the vocabulary, a slot that does not exist) moves no
+    /// slot: the next pass starts where the slot was.
+    @Test func aRefusedPassMovesNothing() throws {
+        let session = try Self.session(), reference = try Self.session()
+        for s in [session, reference] { _ = try s.prefill([3, 4, 5], from: 0, slot: 1) }
+        #expect(throws: InferenceError.self) { try session.decode([(1, 7), (1, 8), (1, -1)]) { _, _ in } }
+        #expect(throws: InferenceError.self) { try session.decode([(1, 7), (9, 8)]) { _, _ in } }
+        #expect(session.position(of: 1) == 3)
+        #expect(try Self.logits(session, [(1, 7)]) == (try Self.logits(reference, [(1, 7)])))
+    }
+}

@@ -216,6 +216,8 @@ public final class BatchedSession {
         guard !steps.isEmpty else { return }
         guard steps.count <= rowsPerPass else { throw .batchTooLarge(limit: rowsPerPass, requested: steps.count) }
         decodeRows.removeAll(keepingCapacity: true)
+        // Also on a refused step: a slot's next pass must not start past its position.
+        defer { for step in steps where step.slot >= 0 && step.slot < capacity { pending[step.slot] = 0 } }
         for (i, step) in steps.enumerated() {
             guard step.slot >= 0, step.slot < capacity else { throw .batchTooLarge(limit: capacity, requested: step.slot + 1) }
             let position = positions[step.slot] + pending[step.slot]
@@ -225,7 +227,6 @@ public final class BatchedSession {
             decodeRows.append(BatchRow(cache: caches[step.slot], position: position))
             pending[step.slot] += 1
         }
-        defer { for step in steps { pending[step.slot] = 0 } }
         let vocabulary = context.pass.output.rows
         decodeTokens.withUnsafeBufferPointer { buffer in
             guard let base = buffer.baseAddress else { return }
