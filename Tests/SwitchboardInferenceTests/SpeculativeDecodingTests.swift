@@ -50,6 +50,12 @@ import Testing
         // A busy moment (a slow pass) moves the estimate only a little.
         cost.recordDecode(rows: 1, seconds: 0.5)
         #expect(cost.threshold(sequences: 1) > 0.3)
+        // A frozen model learns nothing.
+        var frozen = DecodeCost.frozen(perRow: 0.0025, fixed: 0.0046)
+        let still = frozen
+        frozen.recordPrefill(rows: 64, seconds: 9)
+        frozen.recordDecode(rows: 1, seconds: 9)
+        #expect(frozen == still && abs(frozen.threshold(sequences: 1) - 0.0025 / 0.0071) < 1e-9)
         // Nonsense timings change nothing.
         let before = cost
         cost.recordPrefill(rows: 0, seconds: 1)
@@ -111,6 +117,14 @@ import Testing
         at 9:30 with Lucía Ferreira (city inspection, 555-0133).
         """
 
+    /// A generator whose draft policy takes a pass to cost what it does on a 2-core Zen 4 (2.5 ms a row,
+    /// 4.6 ms besides), whatever this machine's speed (a sanitizer's or a loaded machine's timings
+    /// would otherwise change how much is drafted; never the output).
+    static func generator(_ model: LanguageModel, capacity: Int = 1, reusePrefixes: Bool = false) -> BatchedGenerator {
+        BatchedGenerator(model: model, capacity: capacity, contextLength: 1024, threads: 2, reusePrefixes: reusePrefixes, kvBudgetBytes: nil,
+                         prefixCacheBytes: nil, clock: ContinuousClock(), decodeCost: .frozen(perRow: 0.0025, fixed: 0.0046))
+    }
+
     static func run(_ generator: BatchedGenerator, _ ids: [Int32], _ options: GenerationOptions) async throws -> GenerationSummary {
         try #require(try await BatchedGenerationTests.collect(generator.events(ids: ids, options: options)).summary)
     }
@@ -122,7 +136,7 @@ import Testing
     @Test(.requiresSmolLM2Model) func extractionIsIdenticalInFewerPasses() async throws {
         let model = try chatFidelityModel.get()
         let ids = try Self.chat(model, "List every person in this note with their role and phone number.\n\n" + Self.note)
-        let generator = BatchedGenerator(model: model, capacity: 1, contextLength: 1024, reusePrefixes: false)
+        let generator = Self.generator(model)
         let plain = try await Self.run(generator, ids, GenerationOptions(maxTokens: 120, speculative: false))
         let fast = try await Self.run(generator, ids, GenerationOptions(maxTokens: 120))
         #expect(fast.generatedIDs == plain.generatedIDs)
@@ -139,7 +153,7 @@ import Testing
     func sampledAndStoppedOutputsAreIdentical(seed: UInt64) async throws {
         let model = try chatFidelityModel.get()
         let ids = try Self.chat(model, "Copy this note word for word.\n\n" + Self.note)
-        let generator = BatchedGenerator(model: model, capacity: 1, contextLength: 1024, reusePrefixes: false)
+        let generator = Self.generator(model)
         let sampler = SamplerConfiguration(temperature: 0.7, topK: 40, seed: seed)
         for stops in [[], ["Samuel"]] {
             let plain = try await Self.run(generator, ids, GenerationOptions(maxTokens: 96, sampler: sampler, stopSequences: stops,
@@ -159,7 +173,7 @@ import Testing
             Self.chat(model, "Rewrite this note as a bullet list.\n\n" + Self.note),
         ]
         let expected = try inputs.map { try BatchedGenerationTests.alone(model, $0, options: GenerationOptions(maxTokens: 64), contextLength: 1024) }
-        let generator = BatchedGenerator(model: model, capacity: 3, contextLength: 1024)
+        let generator = Self.generator(model, capacity: 3, reusePrefixes: true)
         let results = try await withThrowingTaskGroup(of: (Int, GenerationSummary).self) { group in
             for (i, ids) in inputs.enumerated() {
                 group.addTask { (i, try await Self.run(generator, ids, GenerationOptions(maxTokens: 64))) }
@@ -177,7 +191,7 @@ import Testing
     @Test(.requiresModel) func gemmaContinuationIsIdentical() async throws {
         let model = try fidelityModel.get()
         let ids = model.tokenizer.encode("Names: Marta Okonkwo, Dieter Hallström, Priya Raghunathan. Again, the names: Marta")
-        let generator = BatchedGenerator(model: model, capacity: 1, contextLength: 512, reusePrefixes: false)
+        let generator = Self.generator(model)
         let plain = try await Self.run(generator, ids, GenerationOptions(maxTokens: 40, speculative: false))
         let fast = try await Self.run(generator, ids, GenerationOptions(maxTokens: 40))
         #expect(fast.generatedIDs == plain.generatedIDs)
@@ -193,7 +207,7 @@ import Testing
             .init("next_meeting", .string()),
         ])
         let ids = try Self.chat(model, "Extract the people and the next meeting from this note as JSON.\n\n" + Self.note)
-        let generator = BatchedGenerator(model: model, capacity: 1, contextLength: 1024, reusePrefixes: false)
+        let generator = Self.generator(model)
         let constraint = try JSONConstraint(grammar)
         var texts: [String] = []
         var summaries: [GenerationSummary] = []

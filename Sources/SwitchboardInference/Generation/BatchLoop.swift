@@ -61,8 +61,9 @@ struct BatchLoop {
     ///   - prefixCacheBytes: the most the prefix cache holds (nil: one sequence's full context; 0: no
     ///     cache). Only with `reusePrefixes`, and only where the session `sharesPrefixes`.
     init(session: BatchedSession, inbox: BatchInbox, reusePrefixes: Bool, budgetBytes: Int? = nil, prefixCacheBytes: Int? = nil,
-         now: @escaping @Sendable () -> Duration) {
+         decodeCost: DecodeCost = DecodeCost(), now: @escaping @Sendable () -> Duration) {
         self.session = session
+        cost = decodeCost
         let one = session.kvBytes(positions: session.contextLength), full = one.multipliedReportingOverflow(by: session.capacity)
         session.configurePrefixCache(limit: reusePrefixes ? max(0, prefixCacheBytes ?? one) : 0)
         // Without a ceiling, every slot may hold a full context and the prefix cache its own limit besides.

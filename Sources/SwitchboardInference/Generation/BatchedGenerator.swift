@@ -38,9 +38,17 @@ public final class BatchedGenerator: Sendable {
     ///   - prefixCacheBytes: the most the prefix cache holds (nil: one sequence's full context; 0: no
     ///     cache). Its bytes count against `kvBudgetBytes` with the slots'; requests that need the
     ///     room evict its least recently used blocks.
-    public init<C: Clock & Sendable>(model: LanguageModel, capacity: Int, contextLength: Int? = nil, threads: Int = 2,
-                                     reusePrefixes: Bool = true, kvBudgetBytes: Int? = nil, prefixCacheBytes: Int? = nil,
-                                     clock: C = ContinuousClock()) where C.Duration == Duration {
+    public convenience init<C: Clock & Sendable>(model: LanguageModel, capacity: Int, contextLength: Int? = nil, threads: Int = 2,
+                                                 reusePrefixes: Bool = true, kvBudgetBytes: Int? = nil, prefixCacheBytes: Int? = nil,
+                                                 clock: C = ContinuousClock()) where C.Duration == Duration {
+        self.init(model: model, capacity: capacity, contextLength: contextLength, threads: threads, reusePrefixes: reusePrefixes,
+                  kvBudgetBytes: kvBudgetBytes, prefixCacheBytes: prefixCacheBytes, clock: clock, decodeCost: DecodeCost())
+    }
+
+    /// `decodeCost`: what a pass is taken to cost at first (learned from the passes unless frozen;
+    /// tests freeze it so how much is drafted does not depend on the machine's speed).
+    init<C: Clock & Sendable>(model: LanguageModel, capacity: Int, contextLength: Int?, threads: Int, reusePrefixes: Bool,
+                              kvBudgetBytes: Int?, prefixCacheBytes: Int?, clock: C, decodeCost: DecodeCost) where C.Duration == Duration {
         self.model = model
         self.capacity = max(1, min(capacity, 256))
         let length = max(1, min(contextLength ?? model.contextLength, model.contextLength))
@@ -56,7 +64,7 @@ public final class BatchedGenerator: Sendable {
             Thread.current.name = "switchboard.batch"
             let session = BatchedSession(model: model, capacity: capacity, contextLength: length, threads: threads)
             var loop = BatchLoop(session: session, inbox: inbox, reusePrefixes: reusePrefixes, budgetBytes: budget,
-                                 prefixCacheBytes: prefixCacheBytes, now: now)
+                                 prefixCacheBytes: prefixCacheBytes, decodeCost: decodeCost, now: now)
             loop.run()
         }
         thread.stackSize = 8 << 20

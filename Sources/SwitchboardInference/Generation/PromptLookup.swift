@@ -90,16 +90,27 @@ struct DecodeCost: Equatable {
     /// Seconds per row and per pass, exponentially averaged; nil until measured.
     private(set) var perRow: Double?
     private(set) var fixed: Double?
+    /// Set: the costs stay as given (tests, so how much is drafted does not depend on the machine).
+    private(set) var isFrozen = false
+
+    init() {}
+
+    /// Costs that stay as given.
+    static func frozen(perRow: Double, fixed: Double) -> DecodeCost {
+        var cost = DecodeCost()
+        (cost.perRow, cost.fixed, cost.isFrozen) = (perRow, fixed, true)
+        return cost
+    }
 
     /// A prompt slice of `rows` rows took `seconds`.
     mutating func recordPrefill(rows: Int, seconds: Double) {
-        guard rows >= 16, seconds > 0 else { return }
+        guard !isFrozen, rows >= 16, seconds > 0 else { return }
         perRow = Self.follow(perRow, seconds / Double(rows))
     }
 
     /// A decode pass of `rows` rows took `seconds`.
     mutating func recordDecode(rows: Int, seconds: Double) {
-        guard let perRow, rows > 0, seconds > 0 else { return }
+        guard !isFrozen, let perRow, rows > 0, seconds > 0 else { return }
         fixed = Self.follow(fixed, max(0, seconds - Double(rows) * perRow))
     }
 
