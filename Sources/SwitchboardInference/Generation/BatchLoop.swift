@@ -261,7 +261,8 @@ struct BatchLoop {
         for i in members {
             let slot = running[i].slot
             running[i].base = session.position(of: slot)
-            let proposal = draft(i, rows: spare)
+            // No lookup when no kind of draft would be worth a row this pass.
+            let proposal = running[i].drafting.anyWorth(threshold: threshold) ? draft(i, rows: spare) : (tokens: [], source: nil)
             let worth = proposal.source.map { running[i].drafting.limit($0, threshold: threshold) } ?? 0
             running[i].drafts = Array(proposal.tokens.prefix(worth))
             running[i].draftSource = proposal.source

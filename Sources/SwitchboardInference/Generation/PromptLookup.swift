@@ -70,9 +70,12 @@ struct Drafting: Equatable {
     /// After each pass: `drafted` tokens from `source` of which the first `kept` were confirmed. A
     /// pass without drafts moves every record back toward the prior, so a sequence that stopped
     /// drafting tries again (the text may have turned to copying).
+    /// Whether drafts of some source would be worth a row.
+    func anyWorth(threshold: Double) -> Bool { DraftSource.allCases.contains { limit($0, threshold: threshold) > 0 } }
+
     mutating func record(_ source: DraftSource?, drafted: Int, confirmed kept: Int) {
         guard let source, drafted > 0 else {
-            for s in DraftSource.allCases.map(\.rawValue) { (confirmed[s], tested[s]) = (0.9 * confirmed[s] + 0.1, 0.9 * tested[s] + 0.2) }
+            for s in confirmed.indices { (confirmed[s], tested[s]) = (0.9 * confirmed[s] + 0.1, 0.9 * tested[s] + 0.2) }
             return
         }
         let s = source.rawValue
